@@ -1,0 +1,31 @@
+// The CLI as a process: exit codes and streams as a user sees them.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const packageDir = fileURLToPath(new URL('..', import.meta.url));
+
+function cli(...argv: string[]) {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@approval-conformance/source', 'src/cli.ts', ...argv],
+    { cwd: packageDir, encoding: 'utf8' },
+  );
+  return { code: result.status, out: result.stdout, err: result.stderr };
+}
+
+describe('the approval-conformance process', () => {
+  it('prints the model table as JSON on stdout and exits 0', () => {
+    const { code, out, err } = cli('model', '--json');
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(out).rows).toHaveLength(12);
+  });
+
+  it('exits 2 with one line on stderr and nothing on stdout for bad input', () => {
+    const { code, out, err } = cli('model', '--turns', 'abc');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe("approval-conformance: --turns takes a whole number of at least 1, got 'abc'.\n");
+  });
+});

@@ -1,0 +1,61 @@
+// The CLI's dispatcher, separate from the process so tests can run it in-process.
+import { modelCommand } from './commands/model.js';
+import type { Command, Io } from './commands/command.js';
+import { UsageError } from './usage-error.js';
+
+export const COMMANDS: readonly Command[] = [modelCommand];
+
+/** The command that runs when none is named. The runner will take this place once it exists. */
+const DEFAULT_COMMAND = modelCommand;
+
+export const HELP = `Usage: approval-conformance <command> [options]
+
+Checks whether AI-agent frameworks keep the promise behind their confirmation
+button: an approved action runs at most once, exactly as approved, and is
+recorded and disclosed truthfully, under every interleaving.
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join('\n')}
+
+With no command, runs '${DEFAULT_COMMAND.name}' (the default until the conformance runner exists).
+Run 'approval-conformance <command> --help' for a command's options.
+`;
+
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  try {
+    const [first, ...rest] = argv;
+    if (first === '--help' || first === '-h' || first === 'help') {
+      io.out(HELP);
+      return 0;
+    }
+    if (first === '--version' || first === '-v') {
+      io.out(`${await suiteVersion()}\n`);
+      return 0;
+    }
+    if (first === undefined || first.startsWith('-')) {
+      // No command: the default one, with any options given.
+      io.err(`approval-conformance: no command given; running '${DEFAULT_COMMAND.name}' (the default until the runner exists).\n`);
+      return await DEFAULT_COMMAND.run(argv, io);
+    }
+    const command = COMMANDS.find((c) => c.name === first);
+    if (!command) {
+      throw new UsageError(`unknown command '${first}'. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. See 'approval-conformance --help'.`);
+    }
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`approval-conformance: ${error.message}\n`);
+      return 2;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`approval-conformance: internal error: ${message}. This is a bug in the suite; please report it (set APPROVAL_CONFORMANCE_DEBUG=1 for the stack).\n`);
+    if (process.env['APPROVAL_CONFORMANCE_DEBUG']) io.err(`${(error as Error).stack}\n`);
+    return 1;
+  }
+}
+
+async function suiteVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,3 @@
+export * from './check.js';
+export * from './approval.js';
+export * from './table.js';
