@@ -1,4 +1,10 @@
 // @approval-conformance/core: the contract. It knows no framework.
-// TMP export * from "./history/index.js';
-// TMP export * from "./properties/index.js';
+export * from './history/index.js';
+export { Recorder } from './history/recorder.js';
+export * from './properties/index.js';
 export * from './model/index.js';
+export * from './scheduler/index.js';
+export * from './fakes/index.js';
+export * from './scenarios/index.js';
+export * from './explore/index.js';
+export type * from './adapter.js';

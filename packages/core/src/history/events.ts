@@ -51,6 +51,15 @@ export interface RecordWrite extends Base {
   readonly conditional?: boolean;
 }
 
+/**
+ * The runtime decided to act on an approval: its check passed. Runtimes with an explicit claim step report it (the
+ * reference runtime does); for a framework whose claim is implicit, the effect that follows says it.
+ */
+export interface Claim extends Base {
+  readonly kind: 'claim';
+  readonly approvalId: string;
+}
+
 /** A confirmation card sent to a client connection. `live: false` means nobody was listening there. */
 export interface Delivery extends Base {
   readonly kind: 'delivery';
@@ -109,6 +118,7 @@ export type HistoryEvent =
   | Proposed
   | RecordRead
   | RecordWrite
+  | Claim
   | Delivery
   | Approve
   | Tamper

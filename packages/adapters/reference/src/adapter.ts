@@ -1,0 +1,46 @@
+// The reference runtime as an adapter: 12 wirings (the switch combinations) over two stores.
+import { join } from 'node:path';
+import type { Adapter, ScenarioId, World } from '@approval-conformance/core';
+import { GatedStore } from './gated-store.js';
+import { MemoryStore } from './memory-store.js';
+import { ReferenceRuntime } from './runtime.js';
+import { SqliteStore } from './sqlite-store.js';
+import type { ApprovalStore } from './store.js';
+import { WIRING_INFO, WIRINGS } from './wirings.js';
+
+export const STORES = ['memory', 'sqlite'] as const;
+
+const SUPPORTED: readonly ScenarioId[] = ['double-resume', 'replay'];
+
+function openStore(store: string, scratchDir: string): ApprovalStore {
+  if (store === 'memory') return new MemoryStore();
+  if (store === 'sqlite') return new SqliteStore(join(scratchDir, 'approvals.sqlite'));
+  throw new Error(`unknown store '${store}'; the reference runtime has ${STORES.join(', ')}`);
+}
+
+export const referenceAdapter: Adapter = {
+  framework: 'reference',
+  version: '1.0.0',
+  wirings: WIRING_INFO,
+  stores: STORES,
+  applicability(scenario) {
+    return SUPPORTED.includes(scenario)
+      ? { applicable: true }
+      : { applicable: false, reason: `the reference runtime does not model ${scenario} yet` };
+  },
+  async createWorld(env): Promise<World> {
+    const switches = WIRINGS.get(env.wiring);
+    if (!switches) throw new Error(`unknown wiring '${env.wiring}'; the reference runtime has ${[...WIRINGS.keys()].join(', ')}`);
+    const store = openStore(env.store, env.scratchDir);
+    const runtime = new ReferenceRuntime(switches, new GatedStore(store, env.gate, env.history), env, env.history);
+    return {
+      propose: (turn, request) => runtime.propose(turn, request),
+      resume: (turn, answer) => runtime.resume(turn, answer),
+      inspect: async (approvalId) => {
+        const record = store.read(approvalId);
+        return { state: record?.state ?? 'absent', version: record?.version ?? 0 };
+      },
+      close: async () => store.close(),
+    };
+  },
+};

@@ -1,0 +1,100 @@
+// The calibration: the interleaving explorer, run on the reference runtime's real code, must find exactly what the
+// design model finds in the spec. For every switch combination and both stores: the same at-most-once and
+// no-resurrection verdicts, and each counterexample, read as the model's protocol steps, must be a trace of the model
+// that reaches the same violation in as many steps as the model's shortest trace. A mismatch in either direction
+// fails, with or without the explorer's reduction of commuting releases. Every counterexample also replays.
+import { describe, expect, it } from 'vitest';
+import {
+  approvalSpec,
+  checkSwitches,
+  exploreCell,
+  replaySchedule,
+  SCENARIOS,
+  type ApprovalState,
+  type History,
+  type ModelPropertyId,
+  type Switches,
+} from '@approval-conformance/core';
+import { referenceAdapter, STORES } from './adapter.js';
+import { WIRINGS } from './wirings.js';
+
+const doubleResume = SCENARIOS.get('double-resume')!;
+const MODEL_PROPERTIES: readonly ModelPropertyId[] = ['at-most-once', 'no-resurrection'];
+
+/** The model's step names for a history of the reference runtime: restore, check, spend, effect, record. */
+function protocolSteps(history: History, { spendMode }: Switches): string[] {
+  const restored = new Set<string>();
+  let effects = 0;
+  const steps: string[] = [];
+  for (const event of history) {
+    if (event.actor === 't0' || event.actor === 'user') continue;
+    const t = event.actor;
+    if (event.kind === 'record-read' && !restored.has(t)) {
+      restored.add(t);
+      steps.push(`${t} restore (sees ${event.state})`);
+    } else if (event.kind === 'claim') {
+      steps.push(spendMode === 'cas' ? `${t} check (compare-and-set: unspent -> spent)` : `${t} check`);
+    } else if (event.kind === 'record-write' && event.state === 'spent' && event.conditional !== true) {
+      steps.push(spendMode === 'before' ? `${t} spend (record spent)` : `${t} record (record spent)`);
+    } else if (event.kind === 'effect' && event.applied) {
+      steps.push(`${t} effect (eff=${++effects})`);
+    }
+  }
+  return steps;
+}
+
+/** Walks the steps through the model; returns the states visited, or the first step the model does not allow. */
+function walkModel(switches: Switches, steps: readonly string[]) {
+  const spec = approvalSpec(switches);
+  let state: ApprovalState = spec.init;
+  const states = [state];
+  for (const name of steps) {
+    const step = spec.next(state).find((s) => s.name === name);
+    if (!step) return { states, refused: name };
+    state = step.next;
+    states.push(state);
+  }
+  return { states, refused: undefined };
+}
+
+describe.each(STORES)('calibration on the %s store', (store) => {
+  describe.each([...WIRINGS])('%s', (wiring, switches) => {
+    const model = checkSwitches(switches);
+
+    it.each([true, false])('agrees with the design model (reduction %s)', async (reduce) => {
+      const cell = await exploreCell({ adapter: referenceAdapter, wiring, store, scenario: doubleResume }, { reduce });
+      expect(cell.exhausted).toBe(true);
+
+      for (const property of MODEL_PROPERTIES) {
+        const expected = model.properties[property];
+        const found = cell.verdicts.find((v) => v.property === property)!;
+        expect({ property, verdict: found.verdict }).toEqual({
+          property,
+          verdict: expected.verdict === 'holds' ? 'pass' : 'fail',
+        });
+        if (expected.verdict === 'holds') {
+          expect(found.exhaustive).toBe(true);
+          continue;
+        }
+        const steps = protocolSteps(found.counterexample!.history, switches);
+        const walk = walkModel(switches, steps);
+        expect(walk.refused, `the model refuses '${walk.refused}' in ${steps.join(', ')}`).toBeUndefined();
+        const spec = approvalSpec(switches);
+        expect(spec.invariants[property]!(walk.states[walk.states.length - 1]!)).toBe(false);
+        // Counted in states, the initial one included, as the model's trace is.
+        expect(steps.length + 1).toBe(expected.traceStates);
+      }
+    });
+
+    it('replays every counterexample it reports, event for event', async () => {
+      const subject = { adapter: referenceAdapter, wiring, store, scenario: doubleResume };
+      const cell = await exploreCell(subject);
+      for (const { counterexample } of cell.verdicts) {
+        if (!counterexample) continue;
+        const again = await replaySchedule(subject, counterexample.schedule);
+        expect(again.history).toEqual(counterexample.history);
+        expect(again.story).toEqual(counterexample.story);
+      }
+    });
+  });
+});

@@ -1,0 +1,78 @@
+// The store as the runtime sees it: every call is a gate (an await the scheduler holds), and every read and write is
+// reported to the history with the record version it read or wrote.
+import type { Access, Action, GateFn, Recorder } from '@approval-conformance/core';
+import type { ApprovalState, ApprovalStore, StoredApproval } from './store.js';
+
+export class GatedStore {
+  readonly #store: ApprovalStore;
+  readonly #gate: GateFn;
+  readonly #history: Recorder;
+
+  constructor(store: ApprovalStore, gate: GateFn, history: Recorder) {
+    this.#store = store;
+    this.#gate = gate;
+    this.#history = history;
+  }
+
+  async create(turn: string, approvalId: string, action: Action, world: string): Promise<void> {
+    await this.#gate(turn, `store.create(${approvalId})`, { access: record(approvalId, 'write') });
+    const { from, version } = this.#store.create(approvalId, action, world);
+    this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state: 'unspent' });
+  }
+
+  async read(turn: string, approvalId: string): Promise<StoredApproval | undefined> {
+    await this.#gate(turn, `store.read(${approvalId})`, { access: record(approvalId, 'read') });
+    const found = this.#store.read(approvalId);
+    this.#history.emit({
+      kind: 'record-read',
+      actor: turn,
+      approvalId,
+      version: found?.version ?? 0,
+      state: found?.state ?? 'absent',
+    });
+    return found;
+  }
+
+  async write(turn: string, approvalId: string, state: ApprovalState): Promise<void> {
+    await this.#gate(turn, `store.write(${approvalId}, ${state})`, { access: record(approvalId, 'write') });
+    const { from, version } = this.#store.write(approvalId, state);
+    this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state });
+  }
+
+  async compareAndSet(turn: string, approvalId: string, expected: ApprovalState, next: ApprovalState) {
+    await this.#gate(turn, `store.compareAndSet(${approvalId}, ${expected} -> ${next})`, {
+      access: record(approvalId, 'write'),
+    });
+    const result = this.#store.compareAndSet(approvalId, expected, next);
+    if (result.ok) {
+      this.#history.emit({
+        kind: 'record-write',
+        actor: turn,
+        approvalId,
+        version: result.version,
+        from: result.from,
+        state: next,
+        conditional: true,
+      });
+    } else {
+      // A failed compare-and-set wrote nothing, but it did read the record.
+      this.#history.emit({ kind: 'record-read', actor: turn, approvalId, version: result.version, state: result.from });
+    }
+    return result.ok;
+  }
+
+  /** Takes the approval's lock; the returned function gives it back, through a gate of its own. */
+  async lock(turn: string, approvalId: string): Promise<() => Promise<void>> {
+    const access: Access[] = [{ key: `lock:${approvalId}`, mode: 'write' }];
+    await this.#gate(turn, `store.lock(${approvalId})`, { access });
+    const release = await this.#store.lock(approvalId);
+    return async () => {
+      await this.#gate(turn, `store.unlock(${approvalId})`, { access });
+      release();
+    };
+  }
+}
+
+function record(approvalId: string, mode: Access['mode']): Access[] {
+  return [{ key: `record:${approvalId}`, mode }];
+}

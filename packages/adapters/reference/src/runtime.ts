@@ -1,0 +1,68 @@
+// The reference runtime: the approval protocol written as ordinary async code over a durable store, with the
+// essay's three switches. It is the calibration subject: the explorer must find in it exactly what the design model
+// finds in the spec. Each step below is one action of the model (Approval.tla), in the same order.
+import type { Answer, Fakes, PendingApproval, ProposalRequest, Recorder, Switches } from '@approval-conformance/core';
+import type { GatedStore } from './gated-store.js';
+
+export class ReferenceRuntime {
+  readonly #switches: Switches;
+  readonly #store: GatedStore;
+  readonly #fakes: Fakes;
+  readonly #history: Recorder;
+  #proposals = 0;
+
+  constructor(switches: Switches, store: GatedStore, fakes: Fakes, history: Recorder) {
+    this.#switches = switches;
+    this.#store = store;
+    this.#fakes = fakes;
+    this.#history = history;
+  }
+
+  /** Run to the pause: the model proposes, the card is persisted, then shown. */
+  async propose(turn: string, request: ProposalRequest): Promise<PendingApproval> {
+    const action = await this.#fakes.model.decide(turn, 'propose', request.alternatives);
+    const approvalId = `a${++this.#proposals}`;
+    const world = this.#fakes.backend.world;
+    this.#history.emit({ kind: 'proposed', actor: turn, approvalId, action, world });
+    await this.#store.create(turn, approvalId, action, world);
+    await this.#fakes.connections.deliverCard(turn, approvalId, action);
+    return { approvalId, action };
+  }
+
+  async resume(turn: string, answer: Answer): Promise<void> {
+    const { spendMode, freshView, serialize } = this.#switches;
+    const { approvalId } = answer;
+    if (!answer.approved) return;
+
+    // Restore: read the record once; this is the turn's view.
+    const view = await this.#store.read(turn, approvalId);
+    if (!view) return;
+
+    // Serialize: one turn at a time between claiming and the effect.
+    const unlock = serialize ? await this.#store.lock(turn, approvalId) : undefined;
+
+    // Check: claim the approval if it is unspent, as seen live (fresh view) or in the view (snapshot).
+    // A compare-and-set claims and spends in one step.
+    const claimed =
+      spendMode === 'cas'
+        ? await this.#store.compareAndSet(turn, approvalId, 'unspent', 'spent')
+        : (freshView ? await this.#store.read(turn, approvalId) : view)?.state === 'unspent';
+    if (!claimed) {
+      await unlock?.();
+      return;
+    }
+    this.#history.emit({ kind: 'claim', actor: turn, approvalId });
+
+    // Spend ('before'): record the spend as its own write, ahead of the effect.
+    if (spendMode === 'before') await this.#store.write(turn, approvalId, 'spent');
+
+    // Effect: call the tool with the action the view holds.
+    await this.#fakes.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action: view.action });
+    await unlock?.();
+
+    // Record ('after'): the spend is written only once the effect has happened.
+    if (spendMode === 'after') await this.#store.write(turn, approvalId, 'spent');
+
+    await this.#fakes.connections.disclose(turn, approvalId, 'happened');
+  }
+}

@@ -1,0 +1,33 @@
+// The durable store the reference runtime keeps its approval records in. Two implementations: memory and SQLite.
+// `compareAndSet` must be a real compare-and-set, and `lock` a real per-approval lock, in each.
+import type { Action } from '@approval-conformance/core';
+
+export type ApprovalState = 'unspent' | 'spent';
+
+export interface StoredApproval {
+  readonly approvalId: string;
+  readonly state: ApprovalState;
+  /** Bumped by every write. */
+  readonly version: number;
+  readonly action: Action;
+  /** The world the action was approved against. */
+  readonly world: string;
+}
+
+export interface WriteResult {
+  /** The state just before the write (`absent` when there was no record). */
+  readonly from: ApprovalState | 'absent';
+  readonly version: number;
+}
+
+export interface ApprovalStore {
+  create(approvalId: string, action: Action, world: string): WriteResult;
+  read(approvalId: string): StoredApproval | undefined;
+  /** A blind write: sets the state whatever it was. */
+  write(approvalId: string, state: ApprovalState): WriteResult;
+  /** Sets `next` only if the record still holds `expected`, in one atomic step. */
+  compareAndSet(approvalId: string, expected: ApprovalState, next: ApprovalState): WriteResult & { readonly ok: boolean };
+  /** Waits for, then holds, the approval's lock; the returned function releases it. */
+  lock(approvalId: string): Promise<() => void>;
+  close(): void;
+}

@@ -1,0 +1,69 @@
+// The adapter contract: how a framework plugs in (ADAPTERS.md says it in prose). An adapter wires the framework's
+// documented pause/approve/resume pattern to these calls and routes every interposed await through `env.gate`.
+import type { Action, RecordState } from './history/events.js';
+import type { Recorder } from './history/recorder.js';
+import type { AdversarialModel } from './fakes/model.js';
+import type { CountingBackend } from './fakes/backend.js';
+import type { Connections } from './fakes/connections.js';
+import type { GateFn } from './scheduler/gate.js';
+import type { ScenarioId } from './scenarios/ids.js';
+
+export interface WiringInfo {
+  /** Stable id used on the command line and in results: `cas-fresh`, `interrupt-node`. */
+  readonly id: string;
+  readonly description: string;
+}
+
+export type Applicability = { readonly applicable: true } | { readonly applicable: false; readonly reason: string };
+
+/** Everything a world gets: the gate, the history, the three fakes, and a folder of its own. */
+export interface WorldEnv {
+  readonly wiring: string;
+  readonly store: string;
+  readonly gate: GateFn;
+  readonly history: Recorder;
+  readonly model: AdversarialModel;
+  readonly backend: CountingBackend;
+  readonly connections: Connections;
+  /** A folder for this world's files (a SQLite database, say); removed after the run. */
+  readonly scratchDir: string;
+}
+
+/** What the scenario asks the model to propose: the alternatives the adversary picks among. */
+export interface ProposalRequest {
+  readonly alternatives: readonly Action[];
+}
+
+/** A confirmation the agent paused on. */
+export interface PendingApproval {
+  readonly approvalId: string;
+  readonly action: Action;
+}
+
+export interface Answer {
+  readonly approvalId: string;
+  readonly approved: boolean;
+}
+
+/** One fresh instance of the subject: its runtime, its store, its state. Built anew for every schedule. */
+export interface World {
+  /** A turn that runs the agent up to the confirmation and returns what it paused on. */
+  propose(turn: string, request: ProposalRequest): Promise<PendingApproval>;
+  /** A turn that resumes with the user's answer: a click, a typed "go ahead", a retry, a duplicate delivery. */
+  resume(turn: string, answer: Answer): Promise<void>;
+  /** The record as it is now, read without a gate, for the scenario's own bookkeeping. */
+  inspect(approvalId: string): Promise<{ readonly state: RecordState; readonly version: number }>;
+  /** Release what the world holds (database handles). Called once, even after a timeout. */
+  close(): Promise<void>;
+}
+
+export interface Adapter {
+  readonly framework: string;
+  /** The framework version under test, as installed. */
+  readonly version: string;
+  readonly wirings: readonly WiringInfo[];
+  readonly stores: readonly string[];
+  /** Whether a scenario can run on a wiring and store, and if not, why (the version lacks the feature, say). */
+  applicability(scenario: ScenarioId, wiring: string, store: string): Applicability;
+  createWorld(env: WorldEnv): Promise<World>;
+}

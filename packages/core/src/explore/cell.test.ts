@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { SCENARIOS } from '../scenarios/index.js';
+import { exploreCell } from './cell.js';
+import { replaySchedule } from './replay.js';
+import { toyAdapter } from './toy.fixtures.js';
+
+const doubleResume = SCENARIOS.get('double-resume')!;
+const subject = (options = {}) => ({ adapter: toyAdapter(options), wiring: 'only', store: 'memory', scenario: doubleResume });
+
+describe('exploreCell', () => {
+  it('fails a racy subject with the shortest schedule, a story and a replay handle', async () => {
+    const cell = await exploreCell(subject());
+    expect(cell).toMatchObject({ mode: 'exhaustive', exhausted: true });
+    const amo = cell.verdicts.find((v) => v.property === 'at-most-once')!;
+    expect(amo.verdict).toBe('fail');
+    expect(amo.exhaustive).toBe(true);
+    // Both turns read, then both call the tool: four releases.
+    expect(amo.counterexample!.steps).toBe(4);
+    expect(amo.counterexample!.explanation).toMatch(/reached the world twice/);
+    expect(amo.counterexample!.story.filter((line) => line.includes('effect applied'))).toHaveLength(2);
+    const again = await replaySchedule(subject(), amo.counterexample!.schedule);
+    expect(again.story).toEqual(amo.counterexample!.story);
+  });
+
+  it('passes the fixed subject only after exploring every schedule, and says how many', async () => {
+    const cell = await exploreCell(subject({ atomic: true }));
+    const amo = cell.verdicts.find((v) => v.property === 'at-most-once')!;
+    expect(amo).toMatchObject({ verdict: 'pass', exhaustive: true });
+    expect(amo.schedules).toBeGreaterThan(1);
+    expect(amo.counterexample).toBeUndefined();
+  });
+
+  it('reports a nondeterministic subject as an error, never as a pass or a fail', async () => {
+    const cell = await exploreCell(subject({ flaky: true }));
+    for (const verdict of cell.verdicts) {
+      expect(verdict.verdict).toBe('error');
+      expect(verdict.reason).toMatch(/^nondeterministic subject/);
+    }
+  });
+
+  it('says sampled when it samples, and still finds and shrinks the race', async () => {
+    const cell = await exploreCell(subject(), { mode: 'sampled', samples: 40, seed: 5 });
+    expect(cell).toMatchObject({ mode: 'sampled', exhausted: false, schedules: 40 });
+    const amo = cell.verdicts.find((v) => v.property === 'at-most-once')!;
+    expect(amo).toMatchObject({ verdict: 'fail', exhaustive: false });
+    expect(amo.counterexample!.steps).toBe(4);
+    const pass = (await exploreCell(subject({ atomic: true }), { mode: 'sampled', samples: 20 })).verdicts[0]!;
+    expect(pass).toMatchObject({ verdict: 'pass', exhaustive: false });
+  });
+
+  it('reports a subject that cannot be built as an error with the reason', async () => {
+    const broken = { ...toyAdapter(), createWorld: async () => Promise.reject(new Error('no such module')) };
+    const cell = await exploreCell({ ...subject(), adapter: broken });
+    expect(cell.verdicts[0]).toMatchObject({ verdict: 'error', exhaustive: false });
+    expect(cell.verdicts[0]!.reason).toMatch(/^the subject could not be run: .*no such module/);
+  });
+});

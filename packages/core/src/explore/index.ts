@@ -1,0 +1,3 @@
+export * from './cell.js';
+export * from './world-run.js';
+export * from './replay.js';

@@ -1,0 +1,49 @@
+// Client connections: where confirmation cards and disclosures go. Events go to the newest open connection, as
+// chat UIs route them; a card sent where nobody listens is recorded as dropped.
+import type { Action } from '../history/events.js';
+import type { Recorder } from '../history/recorder.js';
+import type { GateFn } from '../scheduler/gate.js';
+
+export class Connections {
+  readonly #history: Recorder;
+  readonly #gate: GateFn;
+  readonly #open: string[] = [];
+
+  constructor(history: Recorder, gate: GateFn) {
+    this.#history = history;
+    this.#gate = gate;
+  }
+
+  open(connection: string): void {
+    this.#open.push(connection);
+  }
+
+  close(connection: string): void {
+    const i = this.#open.indexOf(connection);
+    if (i >= 0) this.#open.splice(i, 1);
+  }
+
+  get newest(): string | undefined {
+    return this.#open[this.#open.length - 1];
+  }
+
+  /** Send a confirmation card to a connection (the newest by default). */
+  async deliverCard(actor: string, approvalId: string, action: Action, connection = this.newest): Promise<void> {
+    await this.#gate(actor, `client.card(${approvalId})`, { access: [{ key: 'client', mode: 'write' }] });
+    const target = connection ?? 'none';
+    this.#history.emit({
+      kind: 'delivery',
+      actor,
+      approvalId,
+      connection: target,
+      action,
+      live: this.#open.includes(target),
+    });
+  }
+
+  /** Tell the user what happened to an approval's action. */
+  async disclose(actor: string, approvalId: string, says: 'happened' | 'not-happened' | 'unknown'): Promise<void> {
+    await this.#gate(actor, `client.tell(${approvalId})`, { access: [{ key: 'client', mode: 'write' }] });
+    this.#history.emit({ kind: 'disclosure', actor, approvalId, says });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './backend.js';
+export * from './model.js';
+export * from './connections.js';

@@ -1,0 +1,34 @@
+// Where adapters, fakes and scenarios write the history while a schedule runs. Each event remembers how many gate
+// releases had happened when it was recorded, so a counterexample can be cut at the release that produced it.
+import type { HistoryEvent } from './events.js';
+
+export class Recorder {
+  readonly #events: HistoryEvent[] = [];
+  readonly #releasesAt: number[] = [];
+  readonly #releases: () => number;
+  readonly #lastGate: (actor: string) => string | undefined;
+
+  /**
+   * @param releases how many releases the scheduler has made so far
+   * @param lastGate the label of the last gate the actor was released from, attached to events that name none
+   */
+  constructor(releases: () => number = () => 0, lastGate: (actor: string) => string | undefined = () => undefined) {
+    this.#releases = releases;
+    this.#lastGate = lastGate;
+  }
+
+  emit(event: HistoryEvent): void {
+    const gate = event.gate ?? this.#lastGate(event.actor);
+    this.#events.push(gate === undefined || event.gate !== undefined ? event : { ...event, gate });
+    this.#releasesAt.push(this.#releases());
+  }
+
+  get events(): readonly HistoryEvent[] {
+    return this.#events;
+  }
+
+  /** For each event, the number of releases made before it was recorded. */
+  get releasesAt(): readonly number[] {
+    return this.#releasesAt;
+  }
+}

@@ -1,0 +1,50 @@
+// A scenario is a bounded workload written once, for every adapter: a short program that drives a world through
+// the scheduler's controller, and the properties it checks.
+import type { World } from '../adapter.js';
+import type { BackendOptions, CountingBackend } from '../fakes/backend.js';
+import type { Connections } from '../fakes/connections.js';
+import type { AdversarialModel } from '../fakes/model.js';
+import type { Action, History } from '../history/events.js';
+import type { PropertyId } from '../properties/ids.js';
+import type { PropertyResult } from '../properties/result.js';
+import type { Controller } from '../scheduler/run.js';
+import type { ScenarioId } from './ids.js';
+
+export interface Fakes {
+  readonly model: AdversarialModel;
+  readonly backend: CountingBackend;
+  readonly connections: Connections;
+}
+
+export interface Scenario {
+  readonly id: ScenarioId;
+  /** What happens, in a sentence. */
+  readonly summary: string;
+  readonly properties: readonly PropertyId[];
+  /** How many turns resume concurrently at most: the bound, in words the reports use. */
+  readonly bound: string;
+  readonly backend?: BackendOptions;
+  program(world: World, fakes: Fakes, ctl: Controller): Promise<void>;
+  /**
+   * A gap the design admits on purpose: return its description when this violation falls inside it. The verdict is
+   * then `allowed`, never `pass`.
+   */
+  allowedGap?(property: PropertyId, history: History, result: PropertyResult): string | undefined;
+}
+
+/** The action every scenario approves unless it says otherwise. */
+export const TRANSFER: Action = { operation: 'transfer', targets: ['acct-1'], params: { amount: 100 } };
+
+/** The setup most scenarios share: open the user's connection, run to the pause, and have the human approve it. */
+export async function proposeAndApprove(world: World, fakes: Fakes, ctl: Controller, action: Action = TRANSFER) {
+  fakes.connections.open('c1');
+  const pending = await ctl.setup(() => world.propose('t0', { alternatives: [action] }));
+  ctl.history.emit({
+    kind: 'approve',
+    actor: 'user',
+    approvalId: pending.approvalId,
+    by: 'human',
+    action: pending.action,
+  });
+  return pending;
+}

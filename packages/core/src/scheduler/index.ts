@@ -1,0 +1,5 @@
+export * from './gate.js';
+export * from './run.js';
+export * from './schedule.js';
+export * from './selectors.js';
+export * from './exhaustive.js';

@@ -1,0 +1,198 @@
+// One schedule: run a program (a scenario driving an adapter) with every gate held, and let a selector choose, one
+// release at a time, which held gate goes next. Every live turn runs until it is blocked at a gate or finished; only
+// then is a choice made. The three modes (exhaustive, sampled, replay) differ only in their selector.
+import { Recorder } from '../history/recorder.js';
+import type { GateFn, GateOptions, PendingGate, Release } from './gate.js';
+import { settle } from './settle.js';
+
+/** What a scenario's program may do while it runs. */
+export interface Controller {
+  readonly gate: GateFn;
+  readonly history: Recorder;
+  /** Start a turn. Its promise is never awaited by the scheduler: a rejection is recorded, not thrown. */
+  spawn(turn: string, body: () => Promise<unknown>): void;
+  /** Resolves when the turn has returned or thrown and has no gate pending. Never rejects. */
+  join(turn: string): Promise<TurnOutcome>;
+  /**
+   * Run `body` with its gates released in the order they arrive, without a choice and without a place in the
+   * schedule: the setup before the part under test (the first run up to the pause). Adversary decisions inside it
+   * are still choices.
+   */
+  setup<T>(body: () => Promise<T>): Promise<T>;
+}
+
+export type TurnOutcome = { readonly turn: string; readonly status: 'returned' } | {
+  readonly turn: string;
+  readonly status: 'threw';
+  readonly message: string;
+};
+
+/** Chooses the next release among the pending gates (in the order they were reached), or stops the run. */
+export interface Selector {
+  next(pending: readonly PendingGate[], step: number): Release | 'stop';
+}
+
+export type Program = (ctl: Controller) => Promise<void>;
+
+export interface ScheduleRun {
+  readonly history: Recorder;
+  /** The releases that were choices, in order: the schedule. */
+  readonly schedule: readonly Release[];
+  /**
+   * `complete`: everything finished. `stopped`: the selector stopped it. `timeout`: a turn neither reached a gate nor
+   * finished, or the run went past its release budget (`reason` says which).
+   */
+  readonly status: 'complete' | 'stopped' | 'timeout';
+  readonly reason?: string;
+  readonly turnErrors: readonly TurnOutcome[];
+}
+
+export interface RunLimits {
+  /** Releases allowed in one schedule before it is called a timeout. */
+  readonly maxReleases?: number;
+}
+
+interface Held extends PendingGate {
+  readonly order: number;
+  readonly release: (choice: number) => void;
+  readonly auto: boolean;
+}
+
+export async function runSchedule(program: Program, selector: Selector, limits: RunLimits = {}): Promise<ScheduleRun> {
+  const maxReleases = limits.maxReleases ?? 1000;
+  const held: Held[] = [];
+  const schedule: Release[] = [];
+  const seqByTurn = new Map<string, number>();
+  const lastGate = new Map<string, string>();
+  const outcomes = new Map<string, TurnOutcome>();
+  const joiners = new Map<string, Array<(o: TurnOutcome) => void>>();
+  const started = new Set<string>();
+  let releases = 0;
+  let created = 0;
+  let setupDepth = 0;
+  let programDone = false;
+  let programError: string | undefined;
+
+  // Events are stamped with the number of choices made so far, so a counterexample can be cut at a schedule prefix.
+  const history = new Recorder(() => schedule.length, (actor) => lastGate.get(actor));
+
+  const pendingOf = (turn: string) => held.some((g) => g.turn === turn);
+  const finishIfDone = (turn: string, outcome: TurnOutcome | undefined) => {
+    if (outcome === undefined || pendingOf(turn) || outcomes.has(turn)) return;
+    outcomes.set(turn, outcome);
+    for (const resolve of joiners.get(turn) ?? []) resolve(outcome);
+    joiners.delete(turn);
+  };
+  const settled = new Map<string, TurnOutcome>();
+
+  const gate: GateFn = (turn, label, options: GateOptions = {}) =>
+    new Promise<number>((resolve) => {
+      const seq = (seqByTurn.get(turn) ?? 0) + 1;
+      seqByTurn.set(turn, seq);
+      const choices = Math.max(1, options.choices ?? 1);
+      held.push({
+        id: `${turn}:${seq}`,
+        turn,
+        label,
+        access: options.access,
+        choices,
+        order: created++,
+        auto: setupDepth > 0 && choices === 1,
+        release: (choice) => {
+          lastGate.set(turn, label);
+          resolve(choice);
+        },
+      });
+    });
+
+  const ctl: Controller = {
+    gate,
+    history,
+    spawn(turn, body) {
+      if (started.has(turn)) throw new Error(`turn ${turn} was already started`);
+      started.add(turn);
+      body().then(
+        () => settled.set(turn, { turn, status: 'returned' }),
+        (error: unknown) =>
+          settled.set(turn, { turn, status: 'threw', message: error instanceof Error ? error.message : String(error) }),
+      );
+    },
+    join(turn) {
+      const done = outcomes.get(turn);
+      if (done) return Promise.resolve(done);
+      return new Promise((resolve) => joiners.set(turn, [...(joiners.get(turn) ?? []), resolve]));
+    },
+    async setup(body) {
+      setupDepth++;
+      try {
+        return await body();
+      } finally {
+        setupDepth--;
+      }
+    },
+  };
+
+  program(ctl).then(
+    () => (programDone = true),
+    (error: unknown) => {
+      programDone = true;
+      programError = error instanceof Error ? error.message : String(error);
+    },
+  );
+
+  const signature = () => `${created}/${releases}/${settled.size}/${outcomes.size}/${history.events.length}/${programDone}`;
+  const finishTurns = () => {
+    for (const [turn, outcome] of settled) finishIfDone(turn, outcome);
+  };
+
+  const result = (status: ScheduleRun['status'], reason?: string): ScheduleRun => ({
+    history,
+    schedule,
+    status,
+    ...(reason === undefined ? {} : { reason }),
+    turnErrors: [...outcomes.values()].filter((o) => o.status === 'threw'),
+  });
+
+  for (;;) {
+    if (!(await settle(signature, finishTurns))) {
+      return result('timeout', 'the subject kept running without reaching a gate');
+    }
+    if (programError !== undefined) throw new Error(`the scenario's program failed: ${programError}`);
+    held.sort((a, b) => a.order - b.order);
+    if (held.length === 0) {
+      if (programDone && [...started].every((t) => outcomes.has(t))) return result('complete');
+      const stuck = [...started].filter((t) => !outcomes.has(t));
+      const who = stuck.length > 0 ? stuck : ['the scenario'];
+      const where = who.map((t) => `${t} (last gate: ${lastGate.get(t) ?? 'none'})`).join(', ');
+      return result('timeout', `${where} neither reached a gate nor finished`);
+    }
+    if (releases >= maxReleases) return result('timeout', `the schedule went past ${maxReleases} releases`);
+
+    const auto = held.find((g) => g.auto);
+    let chosen: Release;
+    if (auto) {
+      chosen = { gate: auto.id, choice: 0 };
+    } else {
+      const choice = selector.next(held, schedule.length);
+      if (choice === 'stop') return result('stopped');
+      chosen = choice;
+      schedule.push(chosen);
+    }
+    const index = held.findIndex((g) => g.id === chosen.gate);
+    const target = held[index];
+    if (target === undefined || chosen.choice < 0 || chosen.choice >= target.choices) {
+      throw new ScheduleMismatch(
+        `no pending gate ${chosen.gate}${chosen.choice > 0 ? `=${chosen.choice}` : ''} at step ${schedule.length}; ` +
+          `pending: ${held.map((g) => g.id).join(' ') || 'none'}`,
+      );
+    }
+    held.splice(index, 1);
+    releases++;
+    target.release(chosen.choice);
+  }
+}
+
+/** A selector named a gate that is not pending: the subject did not do what it did last time. */
+export class ScheduleMismatch extends Error {
+  override readonly name = 'ScheduleMismatch';
+}

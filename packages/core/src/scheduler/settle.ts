@@ -1,0 +1,31 @@
+// Quiescence: let every turn run until it is blocked at a gate, blocked elsewhere, or finished. Promise jobs all run
+// before the next macrotask, so one setImmediate round drains them; a few more rounds catch code that hops through
+// the macrotask queue (setImmediate, a zero timeout). Nothing here reads a clock.
+
+/** Rounds in a row with nothing new before the turns are taken to be settled. */
+const STABLE_ROUNDS = 3;
+/** Rounds after which a program that keeps changing is reported instead of waited for. */
+const MAX_ROUNDS = 10_000;
+
+const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Waits until `signature()` stays the same for a few rounds, calling `onRound` after each round (where finished turns
+ * are noticed, which may wake joiners). Returns false if it never settled.
+ */
+export async function settle(signature: () => string, onRound: () => void): Promise<boolean> {
+  let last = signature();
+  let same = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    await nextMacrotask();
+    onRound();
+    const now = signature();
+    if (now === last) {
+      if (++same >= STABLE_ROUNDS) return true;
+    } else {
+      same = 0;
+      last = now;
+    }
+  }
+  return false;
+}
