@@ -1,6 +1,7 @@
 // `model`: the essay's design model, every switch combination, both properties.
 import { modelTable, switchesName, type InvariantVerdict, type ModelTable } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
+import { textTable } from '../render/table.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -40,14 +41,10 @@ export function renderModelTable(table: ModelTable, withTraces: boolean): string
     cell(r.properties['at-most-once']),
     cell(r.properties['no-resurrection']),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   const out = [
     `Design model, ${table.turns} turn${table.turns === 1 ? '' : 's'}: every reachable state of all 12 switch combinations.`,
     '',
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
+    textTable(header, rows),
   ];
   if (withTraces) {
     for (const r of table.rows) {

@@ -16,7 +16,7 @@ import type { HistoryEvent } from './events.js';
 import { narrate } from './narrate.js';
 
 describe('narrate', () => {
-  it.each<[HistoryEvent, string]>([
+  const cases: [HistoryEvent, string][] = [
     [proposed('t0', 'a1'), 't0 proposed a1: transfer(amount=100) on acct-1, in world w1'],
     [read('t1', 'a1', 1, 'unspent'), 't1 read the record: a1 unspent (v1)'],
     [write('t2', 'a1', 3, 'unspent', 'spent'), 't2 wrote the record: a1 unspent → spent (v3)'],
@@ -45,7 +45,8 @@ describe('narrate', () => {
     [disclose('t1', 'a1', 'not-happened'), 't1 told the user a1 did not happen'],
     [disclose('t1', 'a1', 'unknown'), 't1 told the user nothing definite about a1'],
     [crash('t1'), 't1 crashed'],
-  ])('%#: %s', (event, sentence) => {
+  ];
+  it.each(cases.map(([event, sentence]) => ({ event, sentence })))('$event.kind: $sentence', ({ event, sentence }) => {
     expect(narrate(event)).toBe(sentence);
   });
 });

@@ -1,0 +1,57 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli } from '../run-io.fixtures.js';
+
+describe('approval-conformance run', () => {
+  it('prints a verdict table per scenario and writes the results JSON', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'ac-run-')), 'results.json');
+    const { code, out, err } = await cli(
+      'run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--json', file,
+    );
+    expect(code).toBe(0);
+    expect(out).toMatch(/after-snapshot\s+memory\s+fail \(4 steps\)\s+fail \(2 steps\)/);
+    expect(out).toMatch(/cas-fresh\s+memory\s+pass \(\d+ schedules\)/);
+    expect(err).toContain('[1/4] reference@1.0.0 after-snapshot memory double-resume');
+
+    const results = JSON.parse(await readFile(file, 'utf8'));
+    expect(results.schemaVersion).toBe(1);
+    const amo = results.cells.find((c: { id: string }) => c.id === 'reference/after-snapshot/memory/double-resume/at-most-once');
+    expect(amo).toMatchObject({
+      framework: 'reference',
+      version: '1.0.0',
+      wiring: 'after-snapshot',
+      store: 'memory',
+      scenario: 'double-resume',
+      property: 'at-most-once',
+      verdict: 'fail',
+      exhaustive: true,
+      counterexample: { steps: 4 },
+    });
+    expect(amo.counterexample.story.length).toBeGreaterThan(4);
+    expect(amo.counterexample.schedule).toMatch(/^t\d:\d/);
+  });
+
+  it('says sampled for a sampled pass', async () => {
+    const { out } = await cli('run', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--sampled', '5', '--quiet');
+    expect(out).toMatch(/pass \(sampled 5\)/);
+    expect(out).not.toMatch(/pass \(\d+ schedules?\)/);
+  });
+
+  it.each([
+    [['run', '--framework', 'nope'], /unknown framework 'nope'/],
+    [['run', '--framework', 'langgraph@1.7.3'], /langgraph is planned but has no adapter yet/],
+    [['run', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
+    [['run', '--store', 'postgres'], /unknown store 'postgres'/],
+    [['run', '--scenario', 'tamper'], /not implemented yet/],
+    [['run', '--property', 'speed'], /unknown property 'speed'/],
+    [['run', '--sampled', '0'], /--sampled takes a whole number/],
+  ])('rejects %j with one line and exit code 2', async (argv, message) => {
+    const { code, err, out } = await cli(...argv);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).toMatch(message);
+  });
+});

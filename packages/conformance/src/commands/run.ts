@@ -1,0 +1,187 @@
+// `run`: explore scenarios on a framework's wirings and stores, print a verdict table, write results JSON.
+import { resolve } from 'node:path';
+import {
+  exploreCell,
+  PROPERTY_IDS,
+  SCENARIO_IDS,
+  SCENARIOS,
+  type Adapter,
+  type ExploreOptions,
+  type PropertyId,
+  type Scenario,
+} from '@approval-conformance/core';
+import { parseCommandArgs, positiveInteger } from '../args.js';
+import { FRAMEWORK_NAMES, loadAdapter, parseFrameworkSpec } from '../frameworks.js';
+import { textTable } from '../render/table.js';
+import { verdictCell } from '../render/verdict.js';
+import { cellId, writeResults, type ResultCell } from '../results.js';
+import { UsageError } from '../usage-error.js';
+import type { Command, Io } from './command.js';
+
+const HELP = `Usage: approval-conformance run [--framework NAME[@VERSION]] [options]
+
+Explores every interleaving of each scenario on each wiring and store of a
+framework, and prints a table of verdicts per property:
+  pass (N schedules)   every schedule within the bound explored; the property held
+  pass (sampled N)     N random schedules held; not a proof
+  fail (K steps)       the shortest schedule found that breaks it (see --json, replay)
+  allowed              broken only inside a gap the scenario admits on purpose
+  n/a, error, timeout  not run, or could not be run; never a pass
+
+Options:
+  --framework SPEC   framework to check (default: reference). Known: ${FRAMEWORK_NAMES.join(', ')}
+  --wiring LIST      comma-separated wirings (default: all the framework has)
+  --store LIST       comma-separated stores (default: all the framework has)
+  --scenario LIST    comma-separated scenarios (default: all implemented)
+  --property LIST    comma-separated properties (default: each scenario's own)
+  --json FILE        write results JSON (rewritten after every cell)
+  --sampled N        sample N random schedules per cell instead of exploring all
+  --seed N           first seed for --sampled (default 1)
+  --max-schedules N  stop exhaustive exploration after N schedules (the verdict
+                     then says it was not exhaustive)
+  --no-reduce        explore commuting releases in every order too (slower)
+  --quiet            no progress on stderr
+  -h, --help         show this help
+`;
+
+function list(flag: string, value: string | undefined, known: readonly string[]): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new UsageError(`${flag} needs at least one value; choose from ${known.join(', ')}.`);
+  for (const item of items) {
+    if (!known.includes(item)) throw new UsageError(`unknown ${flag.slice(2)} '${item}'; choose from ${known.join(', ')}.`);
+  }
+  return items;
+}
+
+function pickScenarios(value: string | undefined): Scenario[] {
+  const ids = list('--scenario', value, SCENARIO_IDS) ?? [...SCENARIOS.keys()];
+  return ids.map((id) => {
+    const scenario = SCENARIOS.get(id as Scenario['id']);
+    if (!scenario) {
+      throw new UsageError(`scenario '${id}' is not implemented yet; implemented: ${[...SCENARIOS.keys()].join(', ')}.`);
+    }
+    return scenario;
+  });
+}
+
+interface Plan {
+  readonly adapter: Adapter;
+  readonly wirings: readonly string[];
+  readonly stores: readonly string[];
+  readonly scenarios: readonly Scenario[];
+  readonly properties: readonly PropertyId[] | undefined;
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'explore scenarios on a framework and print the verdict table',
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('run', argv, {
+      framework: { type: 'string' },
+      wiring: { type: 'string' },
+      store: { type: 'string' },
+      scenario: { type: 'string' },
+      property: { type: 'string' },
+      json: { type: 'string' },
+      sampled: { type: 'string' },
+      seed: { type: 'string' },
+      'max-schedules': { type: 'string' },
+      'no-reduce': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help) {
+      io.out(HELP);
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`run takes no arguments, got '${positionals[0]}'.`);
+
+    const adapter = await loadAdapter(parseFrameworkSpec(values.framework ?? 'reference'));
+    const plan: Plan = {
+      adapter,
+      wirings: list('--wiring', values.wiring, adapter.wirings.map((w) => w.id)) ?? adapter.wirings.map((w) => w.id),
+      stores: list('--store', values.store, adapter.stores) ?? adapter.stores,
+      scenarios: pickScenarios(values.scenario),
+      properties: list('--property', values.property, PROPERTY_IDS) as PropertyId[] | undefined,
+    };
+    const options: ExploreOptions = {
+      ...(values.sampled === undefined
+        ? { mode: 'exhaustive' as const }
+        : { mode: 'sampled' as const, samples: positiveInteger('--sampled', values.sampled, 1000) }),
+      seed: positiveInteger('--seed', values.seed, 1, 0),
+      ...(values['max-schedules'] === undefined
+        ? {}
+        : { maxSchedules: positiveInteger('--max-schedules', values['max-schedules'], 1) }),
+      reduce: !values['no-reduce'],
+    };
+    const jsonFile = values.json === undefined ? undefined : resolve(values.json);
+    const cells = await runPlan(plan, options, io, values.quiet ?? false, jsonFile);
+
+    io.out(renderRun(plan, cells));
+    if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${values.json} --cell ID\n`);
+    return 0;
+  },
+};
+
+async function runPlan(plan: Plan, options: ExploreOptions, io: Io, quiet: boolean, jsonFile: string | undefined) {
+  const { adapter } = plan;
+  const cells: ResultCell[] = [];
+  const jobs = plan.scenarios.flatMap((scenario) =>
+    plan.wirings.flatMap((wiring) => plan.stores.map((store) => ({ scenario, wiring, store }))),
+  );
+  let done = 0;
+  for (const { scenario, wiring, store } of jobs) {
+    done++;
+    if (!quiet) io.err(`[${done}/${jobs.length}] ${adapter.framework}@${adapter.version} ${wiring} ${store} ${scenario.id}\n`);
+    const properties = scenario.properties.filter((p) => plan.properties?.includes(p) ?? true);
+    if (properties.length === 0) continue;
+    const base = { framework: adapter.framework, version: adapter.version, wiring, store, scenario: scenario.id };
+    const applicable = adapter.applicability(scenario.id, wiring, store);
+    if (!applicable.applicable) {
+      for (const property of properties) {
+        cells.push({ id: cellId({ ...base, property }), ...base, property, verdict: 'not-applicable', exhaustive: false, schedules: 0, reason: applicable.reason });
+      }
+    } else {
+      const result = await exploreCell({ adapter, wiring, store, scenario: { ...scenario, properties } }, options);
+      for (const v of result.verdicts) {
+        cells.push({ id: cellId({ ...base, property: v.property }), ...base, ...v });
+      }
+    }
+    // Every finished cell is on disk at once: an interrupted run loses nothing it finished.
+    if (jsonFile) await writeResults(jsonFile, cells);
+  }
+  return cells;
+}
+
+function renderRun(plan: Plan, cells: readonly ResultCell[]): string {
+  const out: string[] = [];
+  for (const scenario of plan.scenarios) {
+    const mine = cells.filter((c) => c.scenario === scenario.id);
+    const properties = scenario.properties.filter((p) => mine.some((c) => c.property === p));
+    if (properties.length === 0) continue;
+    out.push('', `${plan.adapter.framework}@${plan.adapter.version} · ${scenario.id}: ${scenario.summary}`, '');
+    const rows = plan.wirings.flatMap((wiring) =>
+      plan.stores.map((store) => [
+        wiring,
+        store,
+        ...properties.map((p) => {
+          const cell = mine.find((c) => c.wiring === wiring && c.store === store && c.property === p);
+          return cell ? verdictCell(cell) : '';
+        }),
+      ]),
+    );
+    out.push(textTable(['wiring', 'store', ...properties], rows));
+  }
+  const count = (verdict: string) => cells.filter((c) => c.verdict === verdict).length;
+  const tally = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout']
+    .filter((v) => count(v) > 0)
+    .map((v) => `${count(v)} ${v}`)
+    .join(', ');
+  out.push('', `${cells.length} cells: ${tally || 'none run'}.`);
+  for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
+    out.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);
+  }
+  return out.join('\n').replace(/^\n/, '') + '\n';
+}
