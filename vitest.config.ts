@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 // One run over every package: each package's own vitest.config.ts is a project.
+// CI sets VITEST_JSON_REPORT to a path to get the counts as JSON as well (.ci/run prints them).
+const jsonReport = process.env['VITEST_JSON_REPORT'];
+
 export default defineConfig({
   test: {
     projects: ['packages/*/vitest.config.ts', 'packages/adapters/*/vitest.config.ts'],
+    reporters: jsonReport ? ['default', 'json'] : ['default'],
+    ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
   },
 });
