@@ -1,4 +1,5 @@
 // The reference runtime as an adapter: 12 wirings (the switch combinations) over two stores.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Adapter, ScenarioId, World } from '@approval-conformance/core';
 import { GatedStore } from './gated-store.js';
@@ -10,6 +11,9 @@ import { WIRING_INFO, WIRINGS } from './wirings.js';
 
 export const STORES = ['memory', 'sqlite'] as const;
 
+/** The runtime is versioned with its package (the same file is one level up from src/ and from dist/). */
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
 const SUPPORTED: readonly ScenarioId[] = ['double-resume', 'replay'];
 
 function openStore(store: string, scratchDir: string): ApprovalStore {
@@ -20,7 +24,7 @@ function openStore(store: string, scratchDir: string): ApprovalStore {
 
 export const referenceAdapter: Adapter = {
   framework: 'reference',
-  version: '1.0.0',
+  version,
   wirings: WIRING_INFO,
   stores: STORES,
   applicability(scenario) {

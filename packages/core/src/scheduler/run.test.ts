@@ -1,37 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exploreExhaustive } from './exhaustive.js';
-import type { Access } from './gate.js';
 import { runSchedule, ScheduleMismatch, type Program } from './run.js';
 import { formatSchedule, parseSchedule } from './schedule.js';
 import { randomSelector, replaySelector } from './selectors.js';
-
-const write: Access[] = [{ key: 'x', mode: 'write' }];
-const read: Access[] = [{ key: 'x', mode: 'read' }];
-
-/** Turns t1..tn, each passing `gates` gates with the given access, recording one event per release. */
-function turns(n: number, gates: number, access: Access[] | undefined): Program {
-  return async (ctl) => {
-    for (let t = 1; t <= n; t++) {
-      const turn = `t${t}`;
-      ctl.spawn(turn, async () => {
-        for (let g = 1; g <= gates; g++) {
-          await ctl.gate(turn, `step${g}`, access === undefined ? {} : { access });
-          ctl.history.emit({ kind: 'crash', actor: turn });
-        }
-      });
-    }
-  };
-}
-
-async function countSchedules(program: Program, reduce: boolean) {
-  const orders: string[] = [];
-  const stats = await exploreExhaustive(
-    (selector) => runSchedule(program, selector),
-    (run) => void (run.status === 'complete' && orders.push(formatSchedule(run.schedule))),
-    { reduce },
-  );
-  return { ...stats, orders };
-}
+import { turns, write } from './programs.fixtures.js';
 
 describe('runSchedule', () => {
   it('releases gates in the order the selector names, and records it as the schedule', async () => {
@@ -122,51 +93,3 @@ describe('runSchedule', () => {
   });
 });
 
-describe('exploreExhaustive', () => {
-  it('runs every order of dependent releases: C(4,2) = 6 for two turns of two writes', async () => {
-    const { schedules, exhausted, orders } = await countSchedules(turns(2, 2, write), true);
-    expect(exhausted).toBe(true);
-    expect(schedules).toBe(6);
-    expect(new Set(orders).size).toBe(6);
-  });
-
-  it('runs one order of releases that commute: reads by different turns', async () => {
-    const reduced = await countSchedules(turns(2, 2, read), true);
-    const full = await countSchedules(turns(2, 2, read), false);
-    expect(full.schedules).toBe(6);
-    expect(reduced.schedules).toBe(1);
-  });
-
-  it('never treats an undeclared gate as commuting', async () => {
-    expect((await countSchedules(turns(2, 2, undefined), true)).schedules).toBe(6);
-  });
-
-  it('enumerates every adversary choice like an interleaving', async () => {
-    const program: Program = async (ctl) => {
-      ctl.spawn('t1', async () => {
-        const a = await ctl.gate('t1', 'model.propose', { choices: 3 });
-        const b = await ctl.gate('t1', 'model.reply', { choices: 2 });
-        ctl.history.emit({ kind: 'crash', actor: `${a}${b}` });
-      });
-    };
-    const { schedules, orders } = await countSchedules(program, true);
-    expect(schedules).toBe(6);
-    expect(orders).toContain('t1:1=2 t1:2=1');
-  });
-
-  it('says the space was not exhausted when it stops at the budget', async () => {
-    const stats = await exploreExhaustive((s) => runSchedule(turns(3, 2, write), s), () => {}, { maxSchedules: 10 });
-    expect(stats).toMatchObject({ schedules: 10, exhausted: false });
-  });
-});
-
-describe('schedule strings', () => {
-  it('round-trip', () => {
-    const text = 't1:1 t2:1 t1:2=1 worker-2:10';
-    expect(formatSchedule(parseSchedule(text))).toBe(text);
-  });
-
-  it('reject a token that is not a release, naming it', () => {
-    expect(() => parseSchedule('t1:1 banana')).toThrow(/'banana' is not a release/);
-  });
-});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { exploreExhaustive } from './exhaustive.js';
+import { runSchedule, type Program } from './run.js';
+import { countSchedules, read, turns, write } from './programs.fixtures.js';
+
+describe('exploreExhaustive', () => {
+  it('runs every order of dependent releases: C(4,2) = 6 for two turns of two writes', async () => {
+    const { schedules, exhausted, orders } = await countSchedules(turns(2, 2, write), true);
+    expect(exhausted).toBe(true);
+    expect(schedules).toBe(6);
+    expect(new Set(orders).size).toBe(6);
+  });
+
+  it('runs one order of releases that commute: reads by different turns', async () => {
+    const reduced = await countSchedules(turns(2, 2, read), true);
+    const full = await countSchedules(turns(2, 2, read), false);
+    expect(full.schedules).toBe(6);
+    expect(reduced.schedules).toBe(1);
+  });
+
+  it('never treats an undeclared gate as commuting', async () => {
+    expect((await countSchedules(turns(2, 2, undefined), true)).schedules).toBe(6);
+  });
+
+  it('enumerates every adversary choice like an interleaving', async () => {
+    const program: Program = async (ctl) => {
+      ctl.spawn('t1', async () => {
+        const a = await ctl.gate('t1', 'model.propose', { choices: 3 });
+        const b = await ctl.gate('t1', 'model.reply', { choices: 2 });
+        ctl.history.emit({ kind: 'crash', actor: `${a}${b}` });
+      });
+    };
+    const { schedules, orders } = await countSchedules(program, true);
+    expect(schedules).toBe(6);
+    expect(orders).toContain('t1:1=2 t1:2=1');
+  });
+
+  it('says the space was not exhausted when it stops at the budget', async () => {
+    const stats = await exploreExhaustive((s) => runSchedule(turns(3, 2, write), s), () => {}, { maxSchedules: 10 });
+    expect(stats).toMatchObject({ schedules: 10, exhausted: false });
+  });
+});
+
