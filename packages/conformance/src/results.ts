@@ -17,6 +17,8 @@ export interface ResultCell {
   readonly schedules: number;
   readonly reason?: string;
   readonly counterexample?: Counterexample;
+  /** What the subject did that no property covers (a turn threw, a rejection nobody handled). */
+  readonly findings?: readonly string[];
 }
 
 export interface ResultsFile {

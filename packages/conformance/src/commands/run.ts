@@ -145,8 +145,9 @@ async function runPlan(plan: Plan, options: ExploreOptions, io: Io, quiet: boole
       }
     } else {
       const result = await exploreCell({ adapter, wiring, store, scenario: { ...scenario, properties } }, options);
+      const findings = result.findings.length > 0 ? { findings: result.findings } : {};
       for (const v of result.verdicts) {
-        cells.push({ id: cellId({ ...base, property: v.property }), ...base, ...v });
+        cells.push({ id: cellId({ ...base, property: v.property }), ...base, ...v, ...findings });
       }
     }
     // Every finished cell is on disk at once: an interrupted run loses nothing it finished.
@@ -183,5 +184,9 @@ function renderRun(plan: Plan, cells: readonly ResultCell[]): string {
   for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
     out.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);
   }
+  const findings = new Map<string, readonly string[]>();
+  for (const c of cells) if (c.findings) findings.set(`${c.framework}/${c.wiring}/${c.store}/${c.scenario}`, c.findings);
+  if (findings.size > 0) out.push('', 'Findings (behaviour no property covers):');
+  for (const [where, list] of findings) out.push(...list.map((f) => `  ${where}: ${f}`));
   return out.join('\n').replace(/^\n/, '') + '\n';
 }

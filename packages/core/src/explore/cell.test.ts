@@ -48,6 +48,12 @@ describe('exploreCell', () => {
     expect(pass).toMatchObject({ verdict: 'pass', exhaustive: false });
   });
 
+  it('records a turn that throws as a finding, once, without failing the exploration', async () => {
+    const cell = await exploreCell(subject({ atomic: true, throws: true }));
+    expect([...cell.findings].sort()).toEqual(['t1 threw: lost the reply', 't2 threw: lost the reply']);
+    expect(cell.verdicts.find((v) => v.property === 'at-most-once')!.verdict).toBe('pass');
+  });
+
   it('reports a subject that cannot be built as an error with the reason', async () => {
     const broken = { ...toyAdapter(), createWorld: async () => Promise.reject(new Error('no such module')) };
     const cell = await exploreCell({ ...subject(), adapter: broken });

@@ -59,7 +59,11 @@ export interface CellResult {
   readonly pruned: number;
   readonly exhausted: boolean;
   readonly verdicts: readonly PropertyVerdict[];
+  /** What the subject did that no property covers: turns that threw, rejections nobody handled. At most 20. */
+  readonly findings: readonly string[];
 }
+
+const MAX_FINDINGS = 20;
 
 interface Failure {
   readonly run: ScheduleRun;
@@ -85,9 +89,16 @@ export async function exploreCell(subject: Subject, options: ExploreOptions = {}
   const shortest = new Map<PropertyId, Failure>();
   const shortestAllowed = new Map<PropertyId, Failure>();
   let timeout: string | undefined;
+  const findings = new Set<string>();
 
   const consider = (run: ScheduleRun) => {
     if (run.status === 'timeout') timeout ??= run.reason ?? 'timeout';
+    for (const finding of [
+      ...run.turnErrors.map((o) => `${o.turn} threw: ${o.status === 'threw' ? o.message : ''}`),
+      ...run.unhandled.map((message) => `unhandled rejection: ${message}`),
+    ]) {
+      if (findings.size < MAX_FINDINGS) findings.add(finding);
+    }
     if (run.status === 'stopped' && mode === 'exhaustive') return;
     for (const property of properties) {
       const result = checkProperty(property, run.history.events);
@@ -125,6 +136,7 @@ export async function exploreCell(subject: Subject, options: ExploreOptions = {}
       pruned: 0,
       exhausted: false,
       verdicts: properties.map((property) => ({ property, verdict: 'error', exhaustive: false, schedules: 0, reason })),
+      findings: [...findings],
     };
   }
 
@@ -143,7 +155,7 @@ export async function exploreCell(subject: Subject, options: ExploreOptions = {}
       verdicts.push({ ...base, verdict: 'pass' });
     }
   }
-  return { mode, ...stats, verdicts };
+  return { mode, ...stats, verdicts, findings: [...findings] };
 }
 
 /** Replays the counterexample's prefix once more: it must give the same history, or the subject is nondeterministic. */

@@ -7,6 +7,8 @@ export interface ToyOptions {
   readonly flaky?: boolean;
   /** Spend by compare-and-set before the effect: the fixed design. */
   readonly atomic?: boolean;
+  /** Throw at the end of every resume. */
+  readonly throws?: boolean;
 }
 
 let worldsBuilt = 0;
@@ -52,6 +54,7 @@ function toyWorld(env: WorldEnv, options: ToyOptions, n: number): World {
         await gate(turn, 'store.write(a1)');
         write(turn, 'spent');
       }
+      if (options.throws) throw new Error('lost the reply');
     },
     inspect: async () => ({ state, version }),
     close: async () => {},

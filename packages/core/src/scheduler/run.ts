@@ -45,6 +45,8 @@ export interface ScheduleRun {
   readonly status: 'complete' | 'stopped' | 'timeout';
   readonly reason?: string;
   readonly turnErrors: readonly TurnOutcome[];
+  /** Rejections nobody handled while the schedule ran (a write fired and forgotten, say): findings, not crashes. */
+  readonly unhandled: readonly string[];
 }
 
 export interface RunLimits {
@@ -59,6 +61,18 @@ interface Held extends PendingGate {
 }
 
 export async function runSchedule(program: Program, selector: Selector, limits: RunLimits = {}): Promise<ScheduleRun> {
+  // A subject's unhandled rejection is recorded as a finding of this schedule instead of ending the process.
+  const unhandled: string[] = [];
+  const onUnhandled = (reason: unknown) => void unhandled.push(reason instanceof Error ? reason.message : String(reason));
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    return { ...(await drive(program, selector, limits)), unhandled };
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+}
+
+async function drive(program: Program, selector: Selector, limits: RunLimits): Promise<Omit<ScheduleRun, 'unhandled'>> {
   const maxReleases = limits.maxReleases ?? 1000;
   const held: Held[] = [];
   const schedule: Release[] = [];
@@ -145,7 +159,7 @@ export async function runSchedule(program: Program, selector: Selector, limits: 
     for (const [turn, outcome] of settled) finishIfDone(turn, outcome);
   };
 
-  const result = (status: ScheduleRun['status'], reason?: string): ScheduleRun => ({
+  const result = (status: ScheduleRun['status'], reason?: string): Omit<ScheduleRun, 'unhandled'> => ({
     history,
     schedule,
     status,
