@@ -3,12 +3,33 @@
 import type { Adapter } from '@approval-conformance/core';
 import { UsageError } from './usage-error.js';
 
-const FRAMEWORKS: Readonly<Record<string, () => Promise<Adapter>>> = {
-  reference: async () => (await import('@approval-conformance/adapter-reference')).referenceAdapter,
+const FRAMEWORKS: Readonly<Record<string, (version: string | undefined) => Promise<Adapter>>> = {
+  reference: async (version) => {
+    const { referenceAdapter } = await import('@approval-conformance/adapter-reference');
+    if (version !== undefined && version !== 'latest' && version !== referenceAdapter.version) {
+      throw new UsageError(
+        `reference is only available at version ${referenceAdapter.version} (it is built in), not '${version}'.`,
+      );
+    }
+    return referenceAdapter;
+  },
+  langgraph: async (version) => {
+    const { langgraphAdapter, pinnedLib, PINNED_VERSIONS } = await import('@approval-conformance/adapter-langgraph');
+    const pinned = Object.keys(PINNED_VERSIONS);
+    const chosen = version === undefined || version === 'latest' ? pinned[0]! : version;
+    const line = PINNED_VERSIONS[chosen];
+    if (line === undefined) {
+      throw new UsageError(
+        `langgraph@${version} is not installed: the versions pinned in the workspace are ${pinned.join(', ')} ` +
+          `(installing other versions on demand is not built yet).`,
+      );
+    }
+    return langgraphAdapter(await pinnedLib(line));
+  },
 };
 
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
-const PLANNED = ['langgraph', 'ai', '@openai/agents', '@mastra/core'];
+const PLANNED = ['ai', '@openai/agents', '@mastra/core'];
 
 export const FRAMEWORK_NAMES = Object.keys(FRAMEWORKS);
 
@@ -31,11 +52,5 @@ export async function loadAdapter(spec: FrameworkSpec): Promise<Adapter> {
     const planned = PLANNED.includes(spec.name) ? ` ${spec.name} is planned but has no adapter yet.` : '';
     throw new UsageError(`unknown framework '${spec.name}'.${planned} Frameworks: ${FRAMEWORK_NAMES.join(', ')}.`);
   }
-  const adapter = await load();
-  if (spec.version !== undefined && spec.version !== adapter.version && spec.version !== 'latest') {
-    throw new UsageError(
-      `${spec.name} is only available at version ${adapter.version} (it is built in), not '${spec.version}'.`,
-    );
-  }
-  return adapter;
+  return load(spec.version);
 }

@@ -13,6 +13,8 @@ export interface ResultCell {
   readonly scenario: ScenarioId;
   readonly property: PropertyId;
   readonly verdict: Verdict;
+  /** How schedules were chosen: every one in order (exhaustive, possibly cut short), or at random (sampled). */
+  readonly mode: 'exhaustive' | 'sampled';
   readonly exhaustive: boolean;
   readonly schedules: number;
   readonly reason?: string;

@@ -20,6 +20,8 @@ export type Applicability = { readonly applicable: true } | { readonly applicabl
 export interface WorldEnv {
   readonly wiring: string;
   readonly store: string;
+  /** The scenario this world runs, for adapters whose wiring differs by scenario (where the proposal is made). */
+  readonly scenario: ScenarioId;
   readonly gate: GateFn;
   readonly history: Recorder;
   readonly model: AdversarialModel;
@@ -32,6 +34,11 @@ export interface WorldEnv {
 /** What the scenario asks the model to propose: the alternatives the adversary picks among. */
 export interface ProposalRequest {
   readonly alternatives: readonly Action[];
+  /**
+   * When set, the agent asks for a second approval after the first action ran, for this action: a duplicated
+   * answer to the first can then land on the second. Runtimes without such a flow may ignore it.
+   */
+  readonly followUp?: Action;
 }
 
 /** A confirmation the agent paused on. */

@@ -24,6 +24,7 @@ Explores every interleaving of each scenario on each wiring and store of a
 framework, and prints a table of verdicts per property:
   pass (N schedules)   every schedule within the bound explored; the property held
   pass (sampled N)     N random schedules held; not a proof
+  pass (partial N)     stopped at --max-schedules after N schedules; not a proof
   fail (K steps)       the shortest schedule found that breaks it (see --json, replay)
   allowed              broken only inside a gap the scenario admits on purpose
   n/a, error, timeout  not run, or could not be run; never a pass
@@ -141,13 +142,22 @@ async function runPlan(plan: Plan, options: ExploreOptions, io: Io, quiet: boole
     const applicable = adapter.applicability(scenario.id, wiring, store);
     if (!applicable.applicable) {
       for (const property of properties) {
-        cells.push({ id: cellId({ ...base, property }), ...base, property, verdict: 'not-applicable', exhaustive: false, schedules: 0, reason: applicable.reason });
+        cells.push({
+          id: cellId({ ...base, property }),
+          ...base,
+          property,
+          verdict: 'not-applicable',
+          mode: options.mode ?? 'exhaustive',
+          exhaustive: false,
+          schedules: 0,
+          reason: applicable.reason,
+        });
       }
     } else {
       const result = await exploreCell({ adapter, wiring, store, scenario: { ...scenario, properties } }, options);
       const findings = result.findings.length > 0 ? { findings: result.findings } : {};
       for (const v of result.verdicts) {
-        cells.push({ id: cellId({ ...base, property: v.property }), ...base, ...v, ...findings });
+        cells.push({ id: cellId({ ...base, property: v.property }), ...base, mode: result.mode, ...v, ...findings });
       }
     }
     // Every finished cell is on disk at once: an interrupted run loses nothing it finished.

@@ -1,10 +1,16 @@
 // How a verdict reads in a table. A sampled or partial pass never reads like an exhaustive one.
 import type { PropertyVerdict } from '@approval-conformance/core';
 
-export function verdictCell(v: Pick<PropertyVerdict, 'verdict' | 'exhaustive' | 'schedules' | 'counterexample'>): string {
+type Shown = Pick<PropertyVerdict, 'verdict' | 'exhaustive' | 'schedules' | 'counterexample'> & {
+  readonly mode: 'exhaustive' | 'sampled';
+};
+
+export function verdictCell(v: Shown): string {
   switch (v.verdict) {
     case 'pass':
-      return v.exhaustive ? `pass (${v.schedules} schedule${v.schedules === 1 ? "" : "s"})` : `pass (sampled ${v.schedules})`;
+      if (v.exhaustive) return `pass (${v.schedules} schedule${v.schedules === 1 ? '' : 's'})`;
+      // Not every schedule was run: a sampled run, or an exhaustive one stopped at --max-schedules.
+      return v.mode === 'sampled' ? `pass (sampled ${v.schedules})` : `pass (partial ${v.schedules})`;
     case 'fail':
       return `fail (${v.counterexample?.steps ?? '?'} steps)`;
     case 'allowed':

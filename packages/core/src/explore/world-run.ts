@@ -29,7 +29,7 @@ export async function runWorld(subject: Subject, selector: Selector): Promise<Sc
         backend: new CountingBackend(history, gate, scenario.backend),
         connections: new Connections(history, gate),
       };
-      world = await adapter.createWorld({ wiring, store, gate, history, scratchDir, ...fakes });
+      world = await adapter.createWorld({ wiring, store, scenario: scenario.id, gate, history, scratchDir, ...fakes });
       await scenario.program(world, fakes, ctl);
     }, selector);
   } finally {

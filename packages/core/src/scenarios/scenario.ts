@@ -1,6 +1,6 @@
 // A scenario is a bounded workload written once, for every adapter: a short program that drives a world through
 // the scheduler's controller, and the properties it checks.
-import type { World } from '../adapter.js';
+import type { ProposalRequest, World } from '../adapter.js';
 import type { BackendOptions, CountingBackend } from '../fakes/backend.js';
 import type { Connections } from '../fakes/connections.js';
 import type { AdversarialModel } from '../fakes/model.js';
@@ -35,10 +35,18 @@ export interface Scenario {
 /** The action every scenario approves unless it says otherwise. */
 export const TRANSFER: Action = { operation: 'transfer', targets: ['acct-1'], params: { amount: 100 } };
 
+/** A second action that needs its own approval, for flows that ask twice. */
+export const NOTIFY: Action = { operation: 'notify', targets: ['customer-1'], params: { template: 'refund-sent' } };
+
 /** The setup most scenarios share: open the user's connection, run to the pause, and have the human approve it. */
-export async function proposeAndApprove(world: World, fakes: Fakes, ctl: Controller, action: Action = TRANSFER) {
+export async function proposeAndApprove(
+  world: World,
+  fakes: Fakes,
+  ctl: Controller,
+  request: ProposalRequest = { alternatives: [TRANSFER] },
+) {
   fakes.connections.open('c1');
-  const pending = await ctl.setup(() => world.propose('t0', { alternatives: [action] }));
+  const pending = await ctl.setup(() => world.propose('t0', request));
   ctl.history.emit({
     kind: 'approve',
     actor: 'user',

@@ -17,6 +17,12 @@ export interface GateOptions {
    */
   readonly access?: readonly Access[];
   /**
+   * A turn's operations take effect in the order it issued them, as they do over a store whose calls complete in
+   * order (an in-memory map, SQLite): a gate is released only after every earlier gate of its turn. Set this for an
+   * operation that may complete before earlier ones of its own turn (a query on a pooled async connection).
+   */
+  readonly overtakes?: boolean;
+  /**
    * For an adversary's decision (the model's scripted alternatives): how many alternatives there are. The gate
    * resolves with the chosen index. Leave out for an ordinary gate, which resolves with 0.
    */
@@ -34,6 +40,7 @@ export interface PendingGate {
   readonly label: string;
   readonly access: readonly Access[] | undefined;
   readonly choices: number;
+  readonly overtakes: boolean;
 }
 
 /** One release: which gate, and for an adversary decision, which alternative. */

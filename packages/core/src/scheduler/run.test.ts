@@ -79,6 +79,24 @@ describe('runSchedule', () => {
     expect(run.history.events.map((e) => e.actor)).toEqual(['t1', 'joined-returned']);
   });
 
+  it("releases a turn's operations in the order it issued them, unless one may overtake", async () => {
+    // t1 fires two writes without awaiting either, as LangGraph fires checkpoint writes.
+    const fire = (overtakes: boolean): Program => async (ctl) => {
+      ctl.spawn('t1', async () => {
+        void ctl.gate('t1', 'put(cp1)');
+        void ctl.gate('t1', 'put(cp2)', { overtakes });
+      });
+    };
+    const offered: string[][] = [];
+    const spy = { next: (pending: readonly { id: string }[]) => (offered.push(pending.map((g) => g.id)), { gate: pending[pending.length - 1]!.id, choice: 0 }) };
+    await runSchedule(fire(false), spy);
+    expect(offered[0]).toEqual(['t1:1']);
+    offered.length = 0;
+    await runSchedule(fire(true), spy);
+    expect(offered[0]).toEqual(['t1:1', 't1:2']);
+    await expect(runSchedule(fire(false), replaySelector(parseSchedule('t1:2 t1:1')))).rejects.toThrow(ScheduleMismatch);
+  });
+
   it('releases setup gates without a choice, but still lets the adversary choose inside setup', async () => {
     const program: Program = async (ctl) => {
       const pick = await ctl.setup(async () => {

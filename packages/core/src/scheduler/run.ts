@@ -27,7 +27,7 @@ export type TurnOutcome = { readonly turn: string; readonly status: 'returned' }
   readonly message: string;
 };
 
-/** Chooses the next release among the pending gates (in the order they were reached), or stops the run. */
+/** Chooses the next release among the releasable gates (in the order they were reached), or stops the run. */
 export interface Selector {
   next(pending: readonly PendingGate[], step: number): Release | 'stop';
 }
@@ -57,7 +57,6 @@ export interface RunLimits {
 interface Held extends PendingGate {
   readonly order: number;
   readonly release: (choice: number) => void;
-  readonly auto: boolean;
 }
 
 export async function runSchedule(program: Program, selector: Selector, limits: RunLimits = {}): Promise<ScheduleRun> {
@@ -99,25 +98,31 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   };
   const settled = new Map<string, TurnOutcome>();
 
-  const gate: GateFn = (turn, label, options: GateOptions = {}) =>
-    new Promise<number>((resolve) => {
-      const seq = (seqByTurn.get(turn) ?? 0) + 1;
-      seqByTurn.set(turn, seq);
-      const choices = Math.max(1, options.choices ?? 1);
+  const gate: GateFn = (turn, label, options: GateOptions = {}) => {
+    const seq = (seqByTurn.get(turn) ?? 0) + 1;
+    seqByTurn.set(turn, seq);
+    const choices = Math.max(1, options.choices ?? 1);
+    // Setup runs straight through: its gates open at once, in the order the code reaches them.
+    if (setupDepth > 0 && choices === 1) {
+      lastGate.set(turn, label);
+      return Promise.resolve(0);
+    }
+    return new Promise<number>((resolve) => {
       held.push({
         id: `${turn}:${seq}`,
         turn,
         label,
         access: options.access,
         choices,
+        overtakes: options.overtakes ?? false,
         order: created++,
-        auto: setupDepth > 0 && choices === 1,
         release: (choice) => {
           lastGate.set(turn, label);
           resolve(choice);
         },
       });
     });
+  };
 
   const ctl: Controller = {
     gate,
@@ -182,25 +187,19 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     }
     if (releases >= maxReleases) return result('timeout', `the schedule went past ${maxReleases} releases`);
 
-    const auto = held.find((g) => g.auto);
-    let chosen: Release;
-    if (auto) {
-      chosen = { gate: auto.id, choice: 0 };
-    } else {
-      const choice = selector.next(held, schedule.length);
-      if (choice === 'stop') return result('stopped');
-      chosen = choice;
-      schedule.push(chosen);
-    }
-    const index = held.findIndex((g) => g.id === chosen.gate);
-    const target = held[index];
+    // Within a turn, operations take effect in the order issued, unless one may overtake.
+    const releasable = held.filter((g) => g.overtakes || held.find((h) => h.turn === g.turn) === g);
+    const chosen = selector.next(releasable, schedule.length);
+    if (chosen === 'stop') return result('stopped');
+    schedule.push(chosen);
+    const target = releasable.find((g) => g.id === chosen.gate);
     if (target === undefined || chosen.choice < 0 || chosen.choice >= target.choices) {
       throw new ScheduleMismatch(
-        `no pending gate ${chosen.gate}${chosen.choice > 0 ? `=${chosen.choice}` : ''} at step ${schedule.length}; ` +
-          `pending: ${held.map((g) => g.id).join(' ') || 'none'}`,
+        `no releasable gate ${chosen.gate}${chosen.choice > 0 ? `=${chosen.choice}` : ''} at step ${schedule.length}; ` +
+          `releasable: ${releasable.map((g) => g.id).join(' ') || 'none'}`,
       );
     }
-    held.splice(index, 1);
+    held.splice(held.indexOf(target), 1);
     releases++;
     target.release(chosen.choice);
   }

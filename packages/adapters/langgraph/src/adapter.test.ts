@@ -1,0 +1,60 @@
+// The LangGraph adapter on the two pinned versions (one per @langchain/core peer line), offline once installed.
+import { describe, expect, it } from 'vitest';
+import { exploreCell, SCENARIOS, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
+import { langgraphAdapter } from './adapter.js';
+import { pinnedLib } from './lib.js';
+
+const doubleResume = SCENARIOS.get('double-resume')!;
+const replay = SCENARIOS.get('replay')!;
+
+function verdicts(list: readonly PropertyVerdict[]) {
+  return Object.fromEntries(list.map((v) => [v.property, v.verdict]));
+}
+
+describe.each([
+  { line: 1 as const, version: '1.7.3', ids: true, strict: true },
+  { line: 0 as const, version: '0.2.74', ids: false, strict: false },
+])('langgraph $version', ({ line, version, ids, strict }) => {
+  let adapter: Adapter;
+  const load = async () => (adapter ??= await langgraphAdapter(await pinnedLib(line)));
+
+  it('detects its features by trying them', async () => {
+    const a = await load();
+    expect(a.version).toBe(version);
+    expect(a.applicability('double-resume', 'resume-by-id', 'memory').applicable).toBe(ids);
+    expect(a.applicability('double-resume', 'strict-resume', 'memory').applicable).toBe(strict);
+    expect(a.applicability('double-resume', 'separate-node', 'sqlite').applicable).toBe(true);
+    const na = a.applicability('tamper', 'separate-node', 'memory');
+    expect(na).toMatchObject({ applicable: false });
+  });
+
+  it.each(['memory', 'sqlite'])(
+    'lets a duplicated "yes" land on the next interrupt with a plain resume (%s)',
+    async (store) => {
+      const cell = await exploreCell({ adapter: await load(), wiring: 'separate-node', store, scenario: replay });
+      expect(cell.exhausted).toBe(true);
+      expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'fail' });
+      const integrity = cell.verdicts.find((v) => v.property === 'integrity')!;
+      expect(integrity.counterexample!.explanation).toBe('t2 executed a2 on no approval at all: no human approved it.');
+    },
+  );
+
+  it.skipIf(!ids)('refuses the duplicated "yes" when resumes name the interrupt id', async () => {
+    const cell = await exploreCell({ adapter: await load(), wiring: 'resume-by-id', store: 'memory', scenario: replay });
+    expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
+  });
+
+  it('runs the effect twice when two resumes race, with the effect in the interrupting node', async () => {
+    const cell = await exploreCell({ adapter: await load(), wiring: 'interrupt-node', store: 'memory', scenario: doubleResume });
+    expect(cell.exhausted).toBe(true);
+    expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'fail', 'no-resurrection': 'fail', 'fresh-view': 'fail' });
+    const amo = cell.verdicts.find((v) => v.property === 'at-most-once')!.counterexample!;
+    expect(amo.story.filter((line) => line.includes('effect applied'))).toHaveLength(2);
+  });
+
+  it('still runs it twice with the effect in a separate node, but never before the record says spent', async () => {
+    const cell = await exploreCell({ adapter: await load(), wiring: 'separate-node', store: 'memory', scenario: doubleResume });
+    expect(cell.exhausted).toBe(true);
+    expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'fail', 'no-resurrection': 'pass', 'fresh-view': 'fail' });
+  });
+});

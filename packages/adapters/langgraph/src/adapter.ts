@@ -1,0 +1,34 @@
+// LangGraph.js as an adapter: four wirings over MemorySaver and SqliteSaver, for any installed version.
+import type { Adapter, ScenarioId } from '@approval-conformance/core';
+import { detectFeatures } from './features.js';
+import type { LangGraphLib } from './lib.js';
+import { WIRINGS } from './wirings.js';
+import { createWorld } from './world.js';
+
+const SUPPORTED: readonly ScenarioId[] = ['double-resume', 'replay'];
+
+export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
+  const features = await detectFeatures(lib);
+  return {
+    framework: 'langgraph',
+    version: lib.version,
+    wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
+    stores: ['memory', 'sqlite'],
+    applicability(scenario, wiringId, store) {
+      const wiring = WIRINGS.find((w) => w.id === wiringId);
+      if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
+      const missing = wiring.unavailable(features);
+      if (missing) return { applicable: false, reason: missing };
+      if (store === 'sqlite' && !features.sqlite) {
+        return { applicable: false, reason: '@langchain/langgraph-checkpoint-sqlite is not installed' };
+      }
+      if (!SUPPORTED.includes(scenario)) return { applicable: false, reason: `${scenario} is not wired for LangGraph yet` };
+      return { applicable: true };
+    },
+    async createWorld(env) {
+      const wiring = WIRINGS.find((w) => w.id === env.wiring);
+      if (!wiring) throw new Error(`unknown wiring '${env.wiring}'; LangGraph has ${WIRINGS.map((w) => w.id).join(', ')}`);
+      return createWorld(lib, wiring, env);
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// The checkpointer as the suite sees it: a subclass of the framework's own saver (MemorySaver, SqliteSaver) whose
+// reads and writes are gates, tied to the turn by a configurable key that LangGraph passes to every saver call. The
+// saver's own code does the work. After each write it reports how the approvals' record changed.
+//
+// LangGraph fires put/putWrites without awaiting them, so a turn often has several gates pending: the scheduler
+// tracks gates, not turns. Checkpoint ids are random (uuid6 with a clock); the gates and history name checkpoints
+// by order of first appearance in the world, so schedules and histories compare equal across runs.
+import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core';
+import { approvalState, pendingApprovals } from './record.js';
+import type { Module } from './lib.js';
+
+export const TURN_KEY = 'ac_turn';
+
+interface Config {
+  configurable?: Record<string, unknown>;
+}
+
+// The saver classes are the framework's; their signatures differ by version.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type SaverClass = new (...args: any[]) => any;
+
+export interface SaverTrace {
+  readonly gate: GateFn;
+  readonly history: Recorder;
+  /** Approvals the world knows of, so a record write can say which changed. */
+  readonly approvals: Set<string>;
+}
+
+const READ: Access[] = [{ key: 'checkpoint', mode: 'read' }];
+const WRITE: Access[] = [{ key: 'checkpoint', mode: 'write' }];
+
+export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass {
+  const names = new Map<string, string>();
+  /** `cp3`: the third checkpoint id this world has seen. */
+  const cp = (id: unknown) => {
+    if (typeof id !== 'string') return 'cp?';
+    if (!names.has(id)) names.set(id, `cp${names.size + 1}`);
+    return names.get(id)!;
+  };
+  /** The record's version: how many writes have landed in this world. */
+  let version = 0;
+  const seen = new Set<string>();
+  let lastStates = new Map<string, RecordState>();
+
+  const turnOf = (config: Config) => String(config?.configurable?.[TURN_KEY] ?? 'unknown');
+  const threadOf = (config: Config) => String(config?.configurable?.['thread_id'] ?? '?');
+
+  return class GatedSaver extends Base {
+    async getTuple(config: Config) {
+      const turn = turnOf(config);
+      const gate = `checkpoint.getTuple(${threadOf(config)})`;
+      await trace.gate(turn, gate, { access: READ });
+      const tuple = await super.getTuple(config);
+      const pending = pendingApprovals(tuple);
+      for (const approvalId of trace.approvals) {
+        trace.history.emit({
+          kind: 'record-read',
+          actor: turn,
+          gate,
+          approvalId,
+          version,
+          state: approvalState(pending, approvalId, seen),
+        });
+      }
+      if (tuple) cp(tuple.config?.configurable?.checkpoint_id);
+      return tuple;
+    }
+
+    async put(config: Config, checkpoint: { id: string }, ...rest: unknown[]) {
+      const turn = turnOf(config);
+      const gate = `checkpoint.put(${threadOf(config)}, ${cp(checkpoint.id)})`;
+      await trace.gate(turn, gate, { access: WRITE });
+      const result = await super.put(config, checkpoint, ...rest);
+      await this.#wrote(turn, gate, config);
+      return result;
+    }
+
+    async putWrites(config: Config, writes: ReadonlyArray<readonly [string, unknown]>, taskId: string) {
+      const turn = turnOf(config);
+      const channels = writes.map(([channel]) => channel).join('+');
+      const where = cp(config?.configurable?.['checkpoint_id']);
+      const gate = `checkpoint.putWrites(${threadOf(config)}, ${where}, ${channels})`;
+      await trace.gate(turn, gate, { access: WRITE });
+      const result = await super.putWrites(config, writes, taskId);
+      await this.#wrote(turn, gate, config);
+      return result;
+    }
+
+    /** After a write: what the latest checkpoint now says about each approval, reported where it changed. */
+    async #wrote(turn: string, gate: string, config: Config) {
+      version++;
+      const latest = await super.getTuple({ configurable: { thread_id: config?.configurable?.['thread_id'] } });
+      const pending = pendingApprovals(latest);
+      for (const approvalId of pending) {
+        seen.add(approvalId);
+        trace.approvals.add(approvalId);
+      }
+      const states = new Map<string, RecordState>();
+      for (const approvalId of trace.approvals) {
+        const state = approvalState(pending, approvalId, seen);
+        states.set(approvalId, state);
+        const from = lastStates.get(approvalId) ?? 'absent';
+        if (from !== state) {
+          trace.history.emit({ kind: 'record-write', actor: turn, gate, approvalId, version, from, state });
+        }
+      }
+      lastStates = states;
+    }
+  };
+}
+
+export type { Module };

@@ -1,0 +1,89 @@
+// The agent under test: LangGraph's documented human-in-the-loop shape. A model step proposes an action, a node
+// calls interrupt() with it, and on resume the action runs. Where the effect runs and where the proposal is made are
+// the wiring; everything else is LangGraph's own code.
+import type { Action, Fakes, Recorder } from '@approval-conformance/core';
+import { TURN_KEY } from './gated-saver.js';
+import type { Module } from './lib.js';
+
+export interface GraphShape {
+  /** The effect runs in the interrupting node after interrupt() returns, or in the next node (the docs' advice). */
+  readonly effectIn: 'interrupt-node' | 'next-node';
+  /** The proposal is its own node before the interrupt, or made in the interrupting node before interrupt(). */
+  readonly proposalIn: 'own-node' | 'interrupt-node';
+  /** A second approval after the first action ran, for this action. */
+  readonly followUp?: Action;
+}
+
+export interface GraphDeps {
+  readonly lib: Module;
+  readonly fakes: Fakes;
+  readonly history: Recorder;
+  /** The model's alternatives for the first proposal. */
+  readonly alternatives: () => readonly Action[];
+}
+
+interface Config {
+  configurable?: Record<string, unknown>;
+}
+
+const turnOf = (config: Config) => String(config?.configurable?.[TURN_KEY] ?? 'unknown');
+
+export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unknown) {
+  const { StateGraph, Annotation, START, END, interrupt } = deps.lib;
+  const { model, backend } = deps.fakes;
+  const State = Annotation.Root({
+    action: Annotation(),
+    world: Annotation(),
+    answer: Annotation(),
+    executed: Annotation(),
+    answer2: Annotation(),
+    executed2: Annotation(),
+  });
+
+  // The model proposes; the world it proposes against is remembered with the action.
+  const propose = async (turn: string) => {
+    const action = await model.decide(turn, 'propose', deps.alternatives());
+    const world = backend.world;
+    deps.history.emit({ kind: 'proposed', actor: turn, approvalId: 'a1', action, world });
+    return { action, world };
+  };
+  const effect = async (turn: string, approvalId: string, action: Action) => {
+    await backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action });
+  };
+
+  let graph = new StateGraph(State);
+  if (shape.proposalIn === 'own-node') {
+    graph = graph.addNode('propose', async (_s: unknown, config: Config) => propose(turnOf(config)));
+  }
+  graph = graph.addNode('approve', async (state: { action: Action; world: string }, config: Config) => {
+    const turn = turnOf(config);
+    // With the proposal in this node, it runs again on every resume ("code before the interrupt runs again").
+    const proposal = shape.proposalIn === 'interrupt-node' ? await propose(turn) : state;
+    const answer = interrupt({ approval: 'a1', action: proposal.action, world: proposal.world });
+    if (shape.effectIn === 'interrupt-node' && answer?.approved === true) await effect(turn, 'a1', proposal.action);
+    return { ...proposal, answer, ...(shape.effectIn === 'interrupt-node' ? { executed: answer?.approved === true } : {}) };
+  });
+  if (shape.effectIn === 'next-node') {
+    graph = graph.addNode('execute', async (state: { action: Action; answer?: { approved?: boolean } }, config: Config) => {
+      if (state.answer?.approved !== true) return { executed: false };
+      await effect(turnOf(config), 'a1', state.action);
+      return { executed: true };
+    });
+  }
+  const followUp = shape.followUp;
+  if (followUp) {
+    graph = graph.addNode('approve2', async (_s: unknown, config: Config) => {
+      const answer2 = interrupt({ approval: 'a2', action: followUp, world: backend.world });
+      if (answer2?.approved === true) await effect(turnOf(config), 'a2', followUp);
+      return { answer2, executed2: answer2?.approved === true };
+    });
+  }
+
+  const first = shape.proposalIn === 'own-node' ? 'propose' : 'approve';
+  const last = shape.effectIn === 'next-node' ? 'execute' : 'approve';
+  graph = graph.addEdge(START, first);
+  if (shape.proposalIn === 'own-node') graph = graph.addEdge('propose', 'approve');
+  if (shape.effectIn === 'next-node') graph = graph.addEdge('approve', 'execute');
+  graph = followUp ? graph.addEdge(last, 'approve2').addEdge('approve2', END) : graph.addEdge(last, END);
+  return graph.compile({ checkpointer });
+}

@@ -1,0 +1,4 @@
+export { langgraphAdapter } from './adapter.js';
+export { PINNED_VERSIONS, pinnedLib, type LangGraphLib } from './lib.js';
+export { detectFeatures, type Features } from './features.js';
+export { WIRINGS } from './wirings.js';

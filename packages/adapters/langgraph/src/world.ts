@@ -1,0 +1,103 @@
+// One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, or its SqliteSaver on a file),
+// driven the way the docs say an app drives it: invoke to the interrupt, show the card, resume with a Command.
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Action, ProposalRequest, World, WorldEnv } from '@approval-conformance/core';
+import { STRICT_RESUME_KEY } from './features.js';
+import { gatedSaverClass, TURN_KEY } from './gated-saver.js';
+import { buildGraph } from './graph.js';
+import type { LangGraphLib } from './lib.js';
+import { approvalState, pendingApprovals } from './record.js';
+import type { Wiring } from './wirings.js';
+
+const THREAD = 'thread-1';
+
+interface Interrupt {
+  readonly id?: string;
+  readonly value?: { approval?: string; action?: Action };
+}
+
+export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): World {
+  const approvals = new Set<string>();
+  const Base = env.store === 'sqlite' ? lib.sqlite?.['SqliteSaver'] : lib.langgraph['MemorySaver'];
+  if (typeof Base !== 'function') throw new Error(`LangGraph ${lib.version} has no saver for store '${env.store}'`);
+  const Saver = gatedSaverClass(Base, { gate: env.gate, history: env.history, approvals });
+  const db = env.store === 'sqlite' ? new Database(join(env.scratchDir, 'checkpoints.sqlite')) : undefined;
+  const saver = db ? new Saver(db) : new Saver();
+
+  let request: ProposalRequest = { alternatives: [] };
+  let graph: ReturnType<typeof buildGraph> | undefined;
+  const interruptIds = new Map<string, string>();
+  const config = (turn: string, extra: Record<string, unknown> = {}) => ({
+    configurable: { thread_id: THREAD, [TURN_KEY]: turn, ...extra },
+  });
+
+  /** The interrupts the thread is paused on, as the app reads them to show cards. */
+  const pausedOn = async (turn: string): Promise<Interrupt[]> => {
+    const state = await graph!.getState(config(turn));
+    return state.tasks?.flatMap((t: { interrupts?: Interrupt[] }) => t.interrupts ?? []) ?? [];
+  };
+
+  const showCards = async (turn: string, interrupts: readonly Interrupt[], except: ReadonlySet<string>) => {
+    for (const it of interrupts) {
+      const approvalId = it.value?.approval;
+      if (!approvalId || !it.value?.action || except.has(approvalId)) continue;
+      if (it.id) interruptIds.set(approvalId, it.id);
+      await env.connections.deliverCard(turn, approvalId, it.value.action);
+    }
+  };
+
+  return {
+    async propose(turn, req) {
+      request = req;
+      graph ??= buildGraph(
+        {
+          effectIn: wiring.effectIn,
+          proposalIn: env.scenario === 're-proposal' ? 'interrupt-node' : 'own-node',
+          ...(req.followUp ? { followUp: req.followUp } : {}),
+        },
+        { lib: lib.langgraph, fakes: env, history: env.history, alternatives: () => request.alternatives },
+        saver,
+      );
+      await graph.invoke({}, config(turn));
+      const interrupts = await pausedOn(turn);
+      const first = interrupts.find((it) => it.value?.approval === 'a1');
+      if (!first?.value?.action) throw new Error('the graph did not pause on its approval');
+      await showCards(turn, [first], new Set());
+      return { approvalId: 'a1', action: first.value.action };
+    },
+
+    async resume(turn, answer) {
+      if (!graph) throw new Error('resume before propose');
+      const value = { approved: answer.approved };
+      const id = interruptIds.get(answer.approvalId);
+      const resume = wiring.resumeBy === 'value' || id === undefined ? value : { [id]: value };
+      const extra = wiring.resumeBy === 'id-strict' ? { [STRICT_RESUME_KEY]: true } : {};
+      let result: Record<string, unknown>;
+      try {
+        result = await graph.invoke(new lib.langgraph['Command']({ resume }), config(turn, extra));
+      } catch (error) {
+        // A refused resume (strict mode: unknown or consumed interrupt) is the runtime doing its job; the app tells
+        // the user nothing definite happened on this click.
+        if ((error as Error)?.name === 'UnknownInterruptError') return;
+        throw error;
+      }
+      if (result['executed'] === true) await env.connections.disclose(turn, 'a1', 'happened');
+      if (result['executed2'] === true) await env.connections.disclose(turn, 'a2', 'happened');
+      // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
+      if (request.followUp && result['executed2'] === undefined) {
+        await showCards(turn, await pausedOn(turn), new Set(['a1']));
+      }
+    },
+
+    async inspect(approvalId) {
+      // The framework's own read, past the gate.
+      const tuple = await Base.prototype.getTuple.call(saver, { configurable: { thread_id: THREAD } });
+      return { state: approvalState(pendingApprovals(tuple), approvalId, approvals), version: 0 };
+    },
+
+    async close() {
+      db?.close();
+    },
+  };
+}
