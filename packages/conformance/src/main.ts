@@ -1,11 +1,12 @@
 // The CLI's dispatcher, separate from the process so tests can run it in-process.
 import { modelCommand } from './commands/model.js';
+import { regressionCommand } from './commands/regression.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import type { Command, Io } from './commands/command.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [modelCommand, runCommand, replayCommand];
+export const COMMANDS: readonly Command[] = [modelCommand, runCommand, replayCommand, regressionCommand];
 
 /** The command that runs when none is named. The runner will take this place once it exists. */
 const DEFAULT_COMMAND = modelCommand;
