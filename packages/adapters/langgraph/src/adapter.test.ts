@@ -44,6 +44,23 @@ describe.each([
     expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
   });
 
+  it.each([
+    ['re-proposal', 'separate-node', { binding: 'fail' }],
+    ['world-drift', 'separate-node', { binding: 'fail' }],
+    ['tool-retry', 'separate-node', { 'exactly-once-delivery': 'fail' }],
+    ['error-after-effect', 'separate-node', { disclosure: 'fail', 'at-most-once': 'fail' }],
+  ] as const)('%s on %s: %j', async (scenario, wiring, expected) => {
+    const cell = await exploreCell({ adapter: await load(), wiring, store: 'memory', scenario: SCENARIOS.get(scenario)! });
+    expect(cell.exhausted).toBe(true);
+    expect(verdicts(cell.verdicts)).toEqual(expected);
+  });
+
+  it.skipIf(!strict)('refuses the retry of a consumed interrupt in strict mode, so the action runs once', async () => {
+    const scenario = SCENARIOS.get('error-after-effect')!;
+    const cell = await exploreCell({ adapter: await load(), wiring: 'strict-resume', store: 'memory', scenario });
+    expect(verdicts(cell.verdicts)).toEqual({ disclosure: 'fail', 'at-most-once': 'pass' });
+  });
+
   it('runs the effect twice when two resumes race, with the effect in the interrupting node', async () => {
     const cell = await exploreCell({ adapter: await load(), wiring: 'interrupt-node', store: 'memory', scenario: doubleResume });
     expect(cell.exhausted).toBe(true);

@@ -5,7 +5,14 @@ import type { LangGraphLib } from './lib.js';
 import { WIRINGS } from './wirings.js';
 import { createWorld } from './world.js';
 
-const SUPPORTED: readonly ScenarioId[] = ['double-resume', 'replay'];
+const SUPPORTED: readonly ScenarioId[] = [
+  'double-resume',
+  'replay',
+  're-proposal',
+  'world-drift',
+  'error-after-effect',
+  'tool-retry',
+];
 
 export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
   const features = await detectFeatures(lib);

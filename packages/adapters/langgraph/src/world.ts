@@ -77,9 +77,15 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
       try {
         result = await graph.invoke(new lib.langgraph['Command']({ resume }), config(turn, extra));
       } catch (error) {
+        const name = (error as Error)?.name;
         // A refused resume (strict mode: unknown or consumed interrupt) is the runtime doing its job; the app tells
         // the user nothing definite happened on this click.
-        if ((error as Error)?.name === 'UnknownInterruptError') return;
+        if (name === 'UnknownInterruptError') return;
+        // The tool failed inside the graph: the app shows the error, as if nothing happened.
+        if (name === 'ToolFailed' || name === 'ToolTimeout') {
+          await env.connections.disclose(turn, answer.approvalId, 'not-happened');
+          return;
+        }
         throw error;
       }
       if (result['executed'] === true) await env.connections.disclose(turn, 'a1', 'happened');

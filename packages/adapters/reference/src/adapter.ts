@@ -14,7 +14,14 @@ export const STORES = ['memory', 'sqlite'] as const;
 /** The runtime is versioned with its package (the same file is one level up from src/ and from dist/). */
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const SUPPORTED: readonly ScenarioId[] = ['double-resume', 'replay'];
+const SUPPORTED: readonly ScenarioId[] = [
+  'double-resume',
+  'replay',
+  're-proposal',
+  'world-drift',
+  'error-after-effect',
+  'tool-retry',
+];
 
 function openStore(store: string, scratchDir: string): ApprovalStore {
   if (store === 'memory') return new MemoryStore();

@@ -56,9 +56,18 @@ export class ReferenceRuntime {
     // Spend ('before'): record the spend as its own write, ahead of the effect.
     if (spendMode === 'before') await this.#store.write(turn, approvalId, 'spent');
 
-    // Effect: call the tool with the action the view holds.
-    await this.#fakes.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action: view.action });
+    // Effect: call the tool with the action the view holds. If the tool reports an error, the runtime believes it.
+    let failed = false;
+    try {
+      await this.#fakes.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action: view.action });
+    } catch {
+      failed = true;
+    }
     await unlock?.();
+    if (failed) {
+      await this.#fakes.connections.disclose(turn, approvalId, 'not-happened');
+      return;
+    }
 
     // Record ('after'): the spend is written only once the effect has happened.
     if (spendMode === 'after') await this.#store.write(turn, approvalId, 'spent');

@@ -194,6 +194,13 @@ function renderRun(plan: Plan, cells: readonly ResultCell[]): string {
   for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
     out.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);
   }
+  const notApplicable = new Map<string, Set<string>>();
+  for (const c of cells.filter((c) => c.verdict === 'not-applicable')) {
+    const where = notApplicable.get(c.reason ?? '') ?? new Set<string>();
+    notApplicable.set(c.reason ?? '', where.add(`${c.wiring}/${c.store}`));
+  }
+  if (notApplicable.size > 0) out.push('', 'Not applicable:');
+  for (const [reason, where] of notApplicable) out.push(`  ${[...where].join(', ')}: ${reason}`);
   const findings = new Map<string, readonly string[]>();
   for (const c of cells) if (c.findings) findings.set(`${c.framework}/${c.wiring}/${c.store}/${c.scenario}`, c.findings);
   if (findings.size > 0) out.push('', 'Findings (behaviour no property covers):');

@@ -22,6 +22,8 @@ export interface BackendOptions {
   readonly timeoutAfterApplyOnCalls?: readonly number[];
   /** Apply the effect, then throw an ordinary tool error, on these calls. */
   readonly errorAfterApplyOnCalls?: readonly number[];
+  /** An at-least-once transport: after a timeout, send the same call again, up to this many times (default 0). */
+  readonly transportRetries?: number;
 }
 
 export class ToolTimeout extends Error {
@@ -56,9 +58,24 @@ export class CountingBackend {
     this.#worldVersion++;
   }
 
-  /** One call through the transport: a gate, then the backend applies (or refuses) the action. */
+  /**
+   * One call through the transport: a gate, then the backend applies (or refuses) the action. An at-least-once
+   * transport sends the same call again after a timeout, with the same dispatch id and idempotency key.
+   */
   async call(actor: string, call: ToolCall): Promise<{ readonly applied: boolean }> {
-    await this.#gate(actor, `tool.call(${call.action.operation})`, {
+    const retries = this.#options.transportRetries ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#attempt(actor, call, attempt);
+      } catch (error) {
+        if (!(error instanceof ToolTimeout) || attempt >= retries) throw error;
+      }
+    }
+  }
+
+  async #attempt(actor: string, call: ToolCall, attempt: number): Promise<{ readonly applied: boolean }> {
+    const label = attempt === 0 ? 'tool.call' : 'tool.retry';
+    await this.#gate(actor, `${label}(${call.action.operation})`, {
       access: [{ key: 'world', mode: 'write' }],
     });
     const n = ++this.#calls;

@@ -1,7 +1,11 @@
 import { doubleResume } from './double-resume.js';
+import { errorAfterEffect } from './error-after-effect.js';
 import type { ScenarioId } from './ids.js';
+import { reProposal } from './re-proposal.js';
 import { replay } from './replay.js';
 import type { Scenario } from './scenario.js';
+import { toolRetry } from './tool-retry.js';
+import { worldDrift } from './world-drift.js';
 
 export * from './ids.js';
 export * from './scenario.js';
@@ -10,4 +14,8 @@ export * from './scenario.js';
 export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map([
   [doubleResume.id, doubleResume],
   [replay.id, replay],
+  [reProposal.id, reProposal],
+  [worldDrift.id, worldDrift],
+  [errorAfterEffect.id, errorAfterEffect],
+  [toolRetry.id, toolRetry],
 ]);

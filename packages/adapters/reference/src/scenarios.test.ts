@@ -1,0 +1,34 @@
+// The reference runtime under the scenarios beyond the calibration: what its three switches do not cover, it fails,
+// and the suite says so.
+import { describe, expect, it } from 'vitest';
+import { exploreCell, SCENARIOS, type ScenarioId } from '@approval-conformance/core';
+import { referenceAdapter } from './adapter.js';
+
+async function verdicts(scenario: ScenarioId, wiring: string) {
+  const cell = await exploreCell({ adapter: referenceAdapter, wiring, store: 'memory', scenario: SCENARIOS.get(scenario)! });
+  expect(cell.exhausted).toBe(true);
+  return Object.fromEntries(cell.verdicts.map((v) => [v.property, v.verdict]));
+}
+
+describe('the reference runtime beyond its switches', () => {
+  it('never asks the model again on resume, so a re-proposal cannot change the action', async () => {
+    expect(await verdicts('re-proposal', 'after-snapshot')).toEqual({ binding: 'pass' });
+  });
+
+  it('runs the action against a world that changed after the card was shown', async () => {
+    expect(await verdicts('world-drift', 'cas-fresh')).toEqual({ binding: 'fail' });
+  });
+
+  it('tells the user a failed tool call did not happen, and lets a retry run it again when it spends after', async () => {
+    expect(await verdicts('error-after-effect', 'after-snapshot')).toEqual({ disclosure: 'fail', 'at-most-once': 'fail' });
+    expect(await verdicts('error-after-effect', 'cas-fresh')).toEqual({ disclosure: 'fail', 'at-most-once': 'pass' });
+  });
+
+  it('sends no idempotency key, so a transport retry applies the effect twice', async () => {
+    expect(await verdicts('tool-retry', 'cas-fresh')).toEqual({ 'exactly-once-delivery': 'fail' });
+  });
+
+  it('ignores a second approval it does not have, and a replayed answer finds the record spent', async () => {
+    expect(await verdicts('replay', 'before-fresh')).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
+  });
+});
