@@ -60,6 +60,11 @@ export interface World {
   resume(turn: string, answer: Answer): Promise<void>;
   /** The record as it is now, read without a gate, for the scenario's own bookkeeping. */
   inspect(approvalId: string): Promise<{ readonly state: RecordState; readonly version: number }>;
+  /**
+   * The process died: drop everything held in memory, keep what the store made durable, and start the runtime again
+   * over it (an in-memory store starts empty). Needed for `crash-restart`; leave it out if the runtime cannot.
+   */
+  restart?(): Promise<void>;
   /** Release what the world holds (database handles). Called once, even after a timeout. */
   close(): Promise<void>;
 }

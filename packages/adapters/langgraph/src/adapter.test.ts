@@ -55,6 +55,13 @@ describe.each([
     expect(verdicts(cell.verdicts)).toEqual(expected);
   });
 
+  it('re-runs the effect after a crash between the effect and its checkpoint write (SqliteSaver)', async () => {
+    const scenario = SCENARIOS.get('crash-restart')!;
+    const cell = await exploreCell({ adapter: await load(), wiring: 'separate-node', store: 'sqlite', scenario });
+    expect(cell.exhausted).toBe(true);
+    expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'fail', 'no-resurrection': 'pass', disclosure: 'pass' });
+  });
+
   it.skipIf(!strict)('refuses the retry of a consumed interrupt in strict mode, so the action runs once', async () => {
     const scenario = SCENARIOS.get('error-after-effect')!;
     const cell = await exploreCell({ adapter: await load(), wiring: 'strict-resume', store: 'memory', scenario });

@@ -12,6 +12,7 @@ const SUPPORTED: readonly ScenarioId[] = [
   'world-drift',
   'error-after-effect',
   'tool-retry',
+  'crash-restart',
 ];
 
 export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {

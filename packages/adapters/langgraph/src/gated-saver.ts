@@ -91,7 +91,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       version++;
       const latest = await super.getTuple({ configurable: { thread_id: config?.configurable?.['thread_id'] } });
       const pending = pendingApprovals(latest);
-      for (const approvalId of pending) {
+      for (const approvalId of pending ?? []) {
         seen.add(approvalId);
         trace.approvals.add(approvalId);
       }

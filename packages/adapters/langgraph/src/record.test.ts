@@ -11,30 +11,31 @@ describe('pendingApprovals', () => {
     ['v1', v1Interrupt],
     ['v0', v0Interrupt],
   ])('reads a pending interrupt written by %s', (_version, write) => {
-    expect([...pendingApprovals({ pendingWrites: [write] })]).toEqual(['a1']);
+    expect([...pendingApprovals({ pendingWrites: [write] })!]).toEqual(['a1']);
   });
 
   it('keeps it pending when only the resume value has been written', () => {
     const tuple = { pendingWrites: [v1Interrupt, ['00000000-0000-0000-0000-000000000000', '__resume__', 'yes'] as const] };
-    expect([...pendingApprovals(tuple)]).toEqual(['a1']);
+    expect([...pendingApprovals(tuple)!]).toEqual(['a1']);
   });
 
   it('counts it answered once its task has written an output channel', () => {
     const tuple = { pendingWrites: [v1Interrupt, [task, '__resume__', ['yes']] as const, [task, 'answer', 'yes'] as const] };
-    expect([...pendingApprovals(tuple)]).toEqual([]);
+    expect([...pendingApprovals(tuple)!]).toEqual([]);
   });
 
   it('finds nothing on an empty or missing checkpoint', () => {
-    expect(pendingApprovals(undefined).size).toBe(0);
-    expect(pendingApprovals({ pendingWrites: [] }).size).toBe(0);
+    expect(pendingApprovals(undefined)).toBeUndefined();
+    expect(pendingApprovals({ pendingWrites: [] })!.size).toBe(0);
   });
 });
 
 describe('approvalState', () => {
-  it('is unspent while pending, spent once seen and no longer pending, absent before', () => {
+  it('is unspent while pending, spent once seen and no longer pending, absent before or with no checkpoint', () => {
     const seen = new Set(['a1']);
     expect(approvalState(new Set(['a1']), 'a1', seen)).toBe('unspent');
     expect(approvalState(new Set(), 'a1', seen)).toBe('spent');
     expect(approvalState(new Set(), 'a2', seen)).toBe('absent');
+    expect(approvalState(undefined, 'a1', seen)).toBe('absent');
   });
 });

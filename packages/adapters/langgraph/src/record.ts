@@ -21,9 +21,10 @@ function approvalsIn(value: unknown): string[] {
   });
 }
 
-/** The approvals the checkpoint holds as pending. */
-export function pendingApprovals(tuple: TupleLike | undefined): Set<string> {
-  const writes = tuple?.pendingWrites ?? [];
+/** The approvals the checkpoint holds as pending; undefined when the thread has no checkpoint at all. */
+export function pendingApprovals(tuple: TupleLike | undefined): Set<string> | undefined {
+  if (!tuple) return undefined;
+  const writes = tuple.pendingWrites ?? [];
   const answered = new Set(writes.filter(([, channel]) => !BOOKKEEPING.has(channel)).map(([task]) => task));
   const pending = new Set<string>();
   for (const [task, channel, value] of writes) {
@@ -32,8 +33,16 @@ export function pendingApprovals(tuple: TupleLike | undefined): Set<string> {
   return pending;
 }
 
-/** The record state of one approval: pending is unspent; once seen, not pending is spent. */
-export function approvalState(pending: ReadonlySet<string>, approvalId: string, seen: ReadonlySet<string>): RecordState {
+/**
+ * The record state of one approval: pending is unspent; once seen, a checkpoint that no longer holds it pending says
+ * it is spent. A thread with no checkpoint (an in-memory saver after a restart) holds nothing: absent.
+ */
+export function approvalState(
+  pending: ReadonlySet<string> | undefined,
+  approvalId: string,
+  seen: ReadonlySet<string>,
+): RecordState {
+  if (pending === undefined) return 'absent';
   if (pending.has(approvalId)) return 'unspent';
   return seen.has(approvalId) ? 'spent' : 'absent';
 }

@@ -22,8 +22,11 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
   const Base = env.store === 'sqlite' ? lib.sqlite?.['SqliteSaver'] : lib.langgraph['MemorySaver'];
   if (typeof Base !== 'function') throw new Error(`LangGraph ${lib.version} has no saver for store '${env.store}'`);
   const Saver = gatedSaverClass(Base, { gate: env.gate, history: env.history, approvals });
-  const db = env.store === 'sqlite' ? new Database(join(env.scratchDir, 'checkpoints.sqlite')) : undefined;
-  const saver = db ? new Saver(db) : new Saver();
+  const open = () => {
+    const db = env.store === 'sqlite' ? new Database(join(env.scratchDir, 'checkpoints.sqlite')) : undefined;
+    return { db, saver: db ? new Saver(db) : new Saver() };
+  };
+  let { db, saver } = open();
 
   let request: ProposalRequest = { alternatives: [] };
   let graph: ReturnType<typeof buildGraph> | undefined;
@@ -31,6 +34,17 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
   const config = (turn: string, extra: Record<string, unknown> = {}) => ({
     configurable: { thread_id: THREAD, [TURN_KEY]: turn, ...extra },
   });
+
+  const build = () =>
+    buildGraph(
+      {
+        effectIn: wiring.effectIn,
+        proposalIn: env.scenario === 're-proposal' ? 'interrupt-node' : 'own-node',
+        ...(request.followUp ? { followUp: request.followUp } : {}),
+      },
+      { lib: lib.langgraph, fakes: env, history: env.history, alternatives: () => request.alternatives },
+      saver,
+    );
 
   /** The interrupts the thread is paused on, as the app reads them to show cards. */
   const pausedOn = async (turn: string): Promise<Interrupt[]> => {
@@ -50,15 +64,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
   return {
     async propose(turn, req) {
       request = req;
-      graph ??= buildGraph(
-        {
-          effectIn: wiring.effectIn,
-          proposalIn: env.scenario === 're-proposal' ? 'interrupt-node' : 'own-node',
-          ...(req.followUp ? { followUp: req.followUp } : {}),
-        },
-        { lib: lib.langgraph, fakes: env, history: env.history, alternatives: () => request.alternatives },
-        saver,
-      );
+      graph ??= build();
       await graph.invoke({}, config(turn));
       const interrupts = await pausedOn(turn);
       const first = interrupts.find((it) => it.value?.approval === 'a1');
@@ -100,6 +106,14 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
       // The framework's own read, past the gate.
       const tuple = await Base.prototype.getTuple.call(saver, { configurable: { thread_id: THREAD } });
       return { state: approvalState(pendingApprovals(tuple), approvalId, approvals), version: 0 };
+    },
+
+    async restart() {
+      // A new process: a fresh graph over a fresh saver; MemorySaver starts empty, SqliteSaver reopens the file.
+      db?.close();
+      ({ db, saver } = open());
+      graph = undefined;
+      graph = build();
     },
 
     async close() {

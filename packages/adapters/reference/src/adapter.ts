@@ -21,6 +21,7 @@ const SUPPORTED: readonly ScenarioId[] = [
   'world-drift',
   'error-after-effect',
   'tool-retry',
+  'crash-restart',
 ];
 
 function openStore(store: string, scratchDir: string): ApprovalStore {
@@ -42,14 +43,21 @@ export const referenceAdapter: Adapter = {
   async createWorld(env): Promise<World> {
     const switches = WIRINGS.get(env.wiring);
     if (!switches) throw new Error(`unknown wiring '${env.wiring}'; the reference runtime has ${[...WIRINGS.keys()].join(', ')}`);
-    const store = openStore(env.store, env.scratchDir);
-    const runtime = new ReferenceRuntime(switches, new GatedStore(store, env.gate, env.history), env, env.history);
+    let store = openStore(env.store, env.scratchDir);
+    const start = () => new ReferenceRuntime(switches, new GatedStore(store, env.gate, env.history), env, env.history);
+    let runtime = start();
     return {
       propose: (turn, request) => runtime.propose(turn, request),
       resume: (turn, answer) => runtime.resume(turn, answer),
       inspect: async (approvalId) => {
         const record = store.read(approvalId);
         return { state: record?.state ?? 'absent', version: record?.version ?? 0 };
+      },
+      restart: async () => {
+        // A new process: the memory store starts empty, the SQLite file is opened again.
+        store.close();
+        store = openStore(env.store, env.scratchDir);
+        runtime = start();
       },
       close: async () => store.close(),
     };

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { exploreCell, SCENARIOS, type ScenarioId } from '@approval-conformance/core';
 import { referenceAdapter } from './adapter.js';
 
-async function verdicts(scenario: ScenarioId, wiring: string) {
-  const cell = await exploreCell({ adapter: referenceAdapter, wiring, store: 'memory', scenario: SCENARIOS.get(scenario)! });
+async function verdicts(scenario: ScenarioId, wiring: string, store = 'memory') {
+  const cell = await exploreCell({ adapter: referenceAdapter, wiring, store, scenario: SCENARIOS.get(scenario)! });
   expect(cell.exhausted).toBe(true);
   return Object.fromEntries(cell.verdicts.map((v) => [v.property, v.verdict]));
 }
@@ -26,6 +26,19 @@ describe('the reference runtime beyond its switches', () => {
 
   it('sends no idempotency key, so a transport retry applies the effect twice', async () => {
     expect(await verdicts('tool-retry', 'cas-fresh')).toEqual({ 'exactly-once-delivery': 'fail' });
+  });
+
+  it('runs the effect again after a crash when it spends after, and never tells the user of an effect before a crash', async () => {
+    expect(await verdicts('crash-restart', 'after-snapshot', 'sqlite')).toEqual({
+      'at-most-once': 'fail',
+      'no-resurrection': 'fail',
+      disclosure: 'fail',
+    });
+    expect(await verdicts('crash-restart', 'cas-fresh', 'sqlite')).toEqual({
+      'at-most-once': 'pass',
+      'no-resurrection': 'pass',
+      disclosure: 'fail',
+    });
   });
 
   it('ignores a second approval it does not have, and a replayed answer finds the record spent', async () => {

@@ -31,6 +31,8 @@ export class SqliteStore implements ApprovalStore {
       );
       CREATE TABLE IF NOT EXISTS locks (approval_id TEXT PRIMARY KEY);
     `);
+    // Locks belong to the process that took them; a process that opens the store starts with none.
+    this.#db.exec('DELETE FROM locks');
   }
 
   create(approvalId: string, action: Action, world: string): WriteResult {

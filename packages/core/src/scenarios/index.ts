@@ -1,3 +1,4 @@
+import { crashRestart } from './crash-restart.js';
 import { doubleResume } from './double-resume.js';
 import { errorAfterEffect } from './error-after-effect.js';
 import type { ScenarioId } from './ids.js';
@@ -18,4 +19,5 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map([
   [worldDrift.id, worldDrift],
   [errorAfterEffect.id, errorAfterEffect],
   [toolRetry.id, toolRetry],
+  [crashRestart.id, crashRestart],
 ]);

@@ -35,6 +35,17 @@ describe('exploreExhaustive', () => {
     expect(orders).toContain('t1:1=2 t1:2=1');
   });
 
+  it('explores a crash at each gate of a crashable turn, once per run', async () => {
+    const program: Program = async (ctl) => {
+      ctl.spawn('t1', async () => {
+        for (let g = 1; g <= 3; g++) await ctl.gate('t1', `step${g}`);
+      }, { crashable: true });
+    };
+    const { schedules, orders } = await countSchedules(program, true);
+    expect(schedules).toBe(4);
+    expect(orders).toEqual(['t1:1 t1:2 t1:3', 't1:1 t1:2 t1:3!', 't1:1 t1:2!', 't1:1!']);
+  });
+
   it('says the space was not exhausted when it stops at the budget', async () => {
     const stats = await exploreExhaustive((s) => runSchedule(turns(3, 2, write), s), () => {}, { maxSchedules: 10 });
     expect(stats).toMatchObject({ schedules: 10, exhausted: false });

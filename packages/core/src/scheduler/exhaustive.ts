@@ -36,15 +36,14 @@ interface Node {
   chosen: number;
 }
 
-const keyOf = (r: Release) => `${r.gate}=${r.choice}`;
+const keyOf = (r: Release) => (r.crash ? `${r.gate}!` : `${r.gate}=${r.choice}`);
 
 function expand(pending: readonly PendingGate[]): Option[] {
-  return pending.flatMap((gate) =>
-    Array.from({ length: gate.choices }, (_, choice) => {
-      const release = { gate: gate.id, choice };
-      return { release, gate, key: keyOf(release) };
-    }),
-  );
+  return pending.flatMap((gate) => {
+    const releases: Release[] = Array.from({ length: gate.choices }, (_, choice) => ({ gate: gate.id, choice }));
+    if (gate.crashable) releases.push({ gate: gate.id, choice: 0, crash: true });
+    return releases.map((release) => ({ release, gate, key: keyOf(release) }));
+  });
 }
 
 /**
@@ -79,7 +78,12 @@ export async function exploreExhaustive(
         // Re-running a prefix: the same gate must be pending, at the same place in the code, as last time.
         const expected = existing.options[existing.chosen]!;
         const now = pending.find((g) => g.id === expected.gate.id);
-        if (!now || now.label !== expected.gate.label || now.choices !== expected.gate.choices) {
+        if (
+          !now ||
+          now.label !== expected.gate.label ||
+          now.choices !== expected.gate.choices ||
+          now.crashable !== expected.gate.crashable
+        ) {
           throw new ScheduleMismatch(
             `at step ${depth + 1} the subject was expected at ${expected.gate.id} ${expected.gate.label}, ` +
               `but is at ${pending.map((g) => `${g.id} ${g.label}`).join(', ') || 'no gate'}`,

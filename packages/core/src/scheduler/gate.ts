@@ -41,12 +41,15 @@ export interface PendingGate {
   readonly access: readonly Access[] | undefined;
   readonly choices: number;
   readonly overtakes: boolean;
+  /** The process may die here, instead of releasing the gate (once per run, for a turn spawned crashable). */
+  readonly crashable: boolean;
 }
 
-/** One release: which gate, and for an adversary decision, which alternative. */
+/** One release: which gate, and for an adversary decision, which alternative; or the process dying at the gate. */
 export interface Release {
   readonly gate: string;
   readonly choice: number;
+  readonly crash?: true;
 }
 
 /**

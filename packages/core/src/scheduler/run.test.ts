@@ -97,6 +97,30 @@ describe('runSchedule', () => {
     await expect(runSchedule(fire(false), replaySelector(parseSchedule('t1:2 t1:1')))).rejects.toThrow(ScheduleMismatch);
   });
 
+  it('lets the process die at a gate of a crashable turn: its pending gates never open', async () => {
+    const program: Program = async (ctl) => {
+      ctl.spawn(
+        't1',
+        async () => {
+          await ctl.gate('t1', 'store.read(a1)');
+          void ctl.gate('t1', 'store.write(a1)');
+          await ctl.gate('t1', 'tool.call(transfer)');
+          ctl.history.emit({ kind: 'crash', actor: 'never' });
+        },
+        { crashable: true },
+      );
+      const outcome = await ctl.join('t1');
+      ctl.history.emit({ kind: 'crash', actor: `after-${outcome.status}` });
+    };
+    const run = await runSchedule(program, replaySelector(parseSchedule('t1:1 t1:2!')));
+    expect(run.status).toBe('complete');
+    expect(run.history.events.map((e) => `${e.actor}@${e.gate}`)).toEqual([
+      't1@store.write(a1)',
+      'after-crashed@undefined',
+    ]);
+    await expect(runSchedule(turns(1, 1, write), replaySelector(parseSchedule('t1:1!')))).rejects.toThrow(ScheduleMismatch);
+  });
+
   it('releases setup gates without a choice, but still lets the adversary choose inside setup', async () => {
     const program: Program = async (ctl) => {
       const pick = await ctl.setup(async () => {

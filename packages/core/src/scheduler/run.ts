@@ -9,8 +9,11 @@ import { settle } from './settle.js';
 export interface Controller {
   readonly gate: GateFn;
   readonly history: Recorder;
-  /** Start a turn. Its promise is never awaited by the scheduler: a rejection is recorded, not thrown. */
-  spawn(turn: string, body: () => Promise<unknown>): void;
+  /**
+   * Start a turn. Its promise is never awaited by the scheduler: a rejection is recorded, not thrown. A crashable
+   * turn may have the process die at any one of its gates: the turn stops there, its pending gates never open.
+   */
+  spawn(turn: string, body: () => Promise<unknown>, options?: { readonly crashable?: boolean }): void;
   /** Resolves when the turn has returned or thrown and has no gate pending. Never rejects. */
   join(turn: string): Promise<TurnOutcome>;
   /**
@@ -21,11 +24,9 @@ export interface Controller {
   setup<T>(body: () => Promise<T>): Promise<T>;
 }
 
-export type TurnOutcome = { readonly turn: string; readonly status: 'returned' } | {
-  readonly turn: string;
-  readonly status: 'threw';
-  readonly message: string;
-};
+export type TurnOutcome =
+  | { readonly turn: string; readonly status: 'returned' | 'crashed' }
+  | { readonly turn: string; readonly status: 'threw'; readonly message: string };
 
 /** Chooses the next release among the releasable gates (in the order they were reached), or stops the run. */
 export interface Selector {
@@ -80,6 +81,8 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   const outcomes = new Map<string, TurnOutcome>();
   const joiners = new Map<string, Array<(o: TurnOutcome) => void>>();
   const started = new Set<string>();
+  const crashable = new Set<string>();
+  let crashed = false;
   let releases = 0;
   let created = 0;
   let setupDepth = 0;
@@ -115,6 +118,9 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
         access: options.access,
         choices,
         overtakes: options.overtakes ?? false,
+        get crashable() {
+          return !crashed && crashable.has(turn);
+        },
         order: created++,
         release: (choice) => {
           lastGate.set(turn, label);
@@ -127,9 +133,10 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   const ctl: Controller = {
     gate,
     history,
-    spawn(turn, body) {
+    spawn(turn, body, options = {}) {
       if (started.has(turn)) throw new Error(`turn ${turn} was already started`);
       started.add(turn);
+      if (options.crashable) crashable.add(turn);
       body().then(
         () => settled.set(turn, { turn, status: 'returned' }),
         (error: unknown) =>
@@ -193,7 +200,17 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     if (chosen === 'stop') return result('stopped');
     schedule.push(chosen);
     const target = releasable.find((g) => g.id === chosen.gate);
-    if (target === undefined || chosen.choice < 0 || chosen.choice >= target.choices) {
+    if (chosen.crash && target?.crashable) {
+      // The process dies here: the turn's pending gates never open, and it counts as finished.
+      crashed = true;
+      for (let i = held.length - 1; i >= 0; i--) if (held[i]!.turn === target.turn) held.splice(i, 1);
+      history.emit({ kind: 'crash', actor: target.turn, gate: target.label });
+      outcomes.set(target.turn, { turn: target.turn, status: 'crashed' });
+      for (const resolve of joiners.get(target.turn) ?? []) resolve({ turn: target.turn, status: 'crashed' });
+      joiners.delete(target.turn);
+      continue;
+    }
+    if (target === undefined || chosen.crash || chosen.choice < 0 || chosen.choice >= target.choices) {
       throw new ScheduleMismatch(
         `no releasable gate ${chosen.gate}${chosen.choice > 0 ? `=${chosen.choice}` : ''} at step ${schedule.length}; ` +
           `releasable: ${releasable.map((g) => g.id).join(' ') || 'none'}`,

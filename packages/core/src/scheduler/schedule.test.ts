@@ -3,7 +3,7 @@ import { formatSchedule, parseSchedule } from './schedule.js';
 
 describe('schedule strings', () => {
   it('round-trip', () => {
-    const text = 't1:1 t2:1 t1:2=1 worker-2:10';
+    const text = 't1:1 t2:1 t1:2=1 t1:3! worker-2:10';
     expect(formatSchedule(parseSchedule(text))).toBe(text);
   });
 

@@ -15,7 +15,7 @@ export function lenientReplaySelector(schedule: readonly Release[]): Selector {
       while (cursor < schedule.length) {
         const release = schedule[cursor++]!;
         const gate = pending.find((g) => g.id === release.gate);
-        if (gate && release.choice < gate.choices) return release;
+        if (gate && (release.crash ? gate.crashable : release.choice < gate.choices)) return release;
       }
       return 'stop';
     },
@@ -28,6 +28,8 @@ export function randomSelector(seed: number): Selector {
   return {
     next(pending: readonly PendingGate[]) {
       const gate = pending[Math.floor(random() * pending.length)]!;
+      // A crashable gate is a crash point about one time in eight.
+      if (gate.crashable && random() < 1 / 8) return { gate: gate.id, choice: 0, crash: true };
       return { gate: gate.id, choice: Math.floor(random() * gate.choices) };
     },
   };
