@@ -54,8 +54,11 @@ export interface Answer {
 
 /** One fresh instance of the subject: its runtime, its store, its state. Built anew for every schedule. */
 export interface World {
-  /** A turn that runs the agent up to the confirmation and returns what it paused on. */
-  propose(turn: string, request: ProposalRequest): Promise<PendingApproval>;
+  /**
+   * A turn that runs the agent up to the confirmation and returns what it paused on and showed the user, or
+   * undefined if it did not pause on a confirmation of its own (another run on the thread moved it on, say).
+   */
+  propose(turn: string, request: ProposalRequest): Promise<PendingApproval | undefined>;
   /** A turn that resumes with the user's answer: a click, a typed "go ahead", a retry, a duplicate delivery. */
   resume(turn: string, answer: Answer): Promise<void>;
   /** The record as it is now, read without a gate, for the scenario's own bookkeeping. */
@@ -65,6 +68,11 @@ export interface World {
    * over it (an in-memory store starts empty). Needed for `crash-restart`; leave it out if the runtime cannot.
    */
   restart?(): Promise<void>;
+  /**
+   * Whoever holds the state (the checkpoint store, a client transcript) edits the pending approval's action to
+   * `action`, with the means an app has for it. Needed for the `tamper` scenario's edit; leave it out if impossible.
+   */
+  tamper?(approvalId: string, action: Action): Promise<void>;
   /** Release what the world holds (database handles). Called once, even after a timeout. */
   close(): Promise<void>;
 }

@@ -24,8 +24,7 @@ describe.each([
     expect(a.applicability('double-resume', 'resume-by-id', 'memory').applicable).toBe(ids);
     expect(a.applicability('double-resume', 'strict-resume', 'memory').applicable).toBe(strict);
     expect(a.applicability('double-resume', 'separate-node', 'sqlite').applicable).toBe(true);
-    const na = a.applicability('tamper', 'separate-node', 'memory');
-    expect(na).toMatchObject({ applicable: false });
+    expect(a.applicability('double-resume', 'no-such-wiring', 'memory')).toMatchObject({ applicable: false });
   });
 
   it.each(['memory', 'sqlite'])(
@@ -35,7 +34,7 @@ describe.each([
       expect(cell.exhausted).toBe(true);
       expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'fail' });
       const integrity = cell.verdicts.find((v) => v.property === 'integrity')!;
-      expect(integrity.counterexample!.explanation).toBe('t2 executed a2 on no approval at all: no human approved it.');
+      expect(integrity.counterexample!.explanation).toBe('t2 executed a1.2 on no approval at all: no human approved it.');
     },
   );
 
@@ -53,6 +52,21 @@ describe.each([
     const cell = await exploreCell({ adapter: await load(), wiring, store: 'memory', scenario: SCENARIOS.get(scenario)! });
     expect(cell.exhausted).toBe(true);
     expect(verdicts(cell.verdicts)).toEqual(expected);
+  });
+
+  it('executes an action edited with updateState after the human approved it', async () => {
+    const cell = await exploreCell({ adapter: await load(), wiring: 'separate-node', store: 'memory', scenario: SCENARIOS.get('tamper')! });
+    expect(cell.exhausted).toBe(true);
+    expect(verdicts(cell.verdicts)).toEqual({ integrity: 'fail' });
+  });
+
+  it('loses the card of a new request when an overlapping resume writes the thread after it', async () => {
+    const scenario = SCENARIOS.get('overlapping-turns')!;
+    // The whole space is large; the first two thousand schedules already hold the lost write.
+    const cell = await exploreCell({ adapter: await load(), wiring: 'separate-node', store: 'memory', scenario }, { maxSchedules: 2000 });
+    const verdict = cell.verdicts[0]!;
+    expect(verdict).toMatchObject({ property: 'shown-is-recorded', verdict: 'fail', exhaustive: false });
+    expect(verdict.counterexample!.explanation).toMatch(/the card the user acted on is not the one the record holds/);
   });
 
   it('re-runs the effect after a crash between the effect and its checkpoint write (SqliteSaver)', async () => {

@@ -13,6 +13,8 @@ const SUPPORTED: readonly ScenarioId[] = [
   'error-after-effect',
   'tool-retry',
   'crash-restart',
+  'overlapping-turns',
+  'tamper',
 ];
 
 export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {

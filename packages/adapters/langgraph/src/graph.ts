@@ -28,10 +28,15 @@ interface Config {
 
 const turnOf = (config: Config) => String(config?.configurable?.[TURN_KEY] ?? 'unknown');
 
+/** The name of a flow's second approval: `a1.2` after `a1`. */
+export const followUpId = (approval: string) => `${approval}.2`;
+
 export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unknown) {
   const { StateGraph, Annotation, START, END, interrupt } = deps.lib;
   const { model, backend } = deps.fakes;
   const State = Annotation.Root({
+    // The approval's name, given by the app with the request: 'a1', 'a2', ...; a flow's second approval is 'a1.2'.
+    approval: Annotation(),
     action: Annotation(),
     world: Annotation(),
     answer: Annotation(),
@@ -41,10 +46,10 @@ export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unk
   });
 
   // The model proposes; the world it proposes against is remembered with the action.
-  const propose = async (turn: string) => {
+  const propose = async (turn: string, approval: string) => {
     const action = await model.decide(turn, 'propose', deps.alternatives());
     const world = backend.world;
-    deps.history.emit({ kind: 'proposed', actor: turn, approvalId: 'a1', action, world });
+    deps.history.emit({ kind: 'proposed', actor: turn, approvalId: approval, action, world });
     return { action, world };
   };
   const effect = async (turn: string, approvalId: string, action: Action) => {
@@ -53,28 +58,38 @@ export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unk
 
   let graph = new StateGraph(State);
   if (shape.proposalIn === 'own-node') {
-    graph = graph.addNode('propose', async (_s: unknown, config: Config) => propose(turnOf(config)));
+    graph = graph.addNode('propose', async (s: { approval: string }, config: Config) =>
+      propose(turnOf(config), s.approval),
+    );
   }
-  graph = graph.addNode('approve', async (state: { action: Action; world: string }, config: Config) => {
+  graph = graph.addNode('approve', async (state: { approval: string; action: Action; world: string }, config: Config) => {
     const turn = turnOf(config);
     // With the proposal in this node, it runs again on every resume ("code before the interrupt runs again").
-    const proposal = shape.proposalIn === 'interrupt-node' ? await propose(turn) : state;
-    const answer = interrupt({ approval: 'a1', action: proposal.action, world: proposal.world });
-    if (shape.effectIn === 'interrupt-node' && answer?.approved === true) await effect(turn, 'a1', proposal.action);
-    return { ...proposal, answer, ...(shape.effectIn === 'interrupt-node' ? { executed: answer?.approved === true } : {}) };
+    const proposal = shape.proposalIn === 'interrupt-node' ? await propose(turn, state.approval) : state;
+    const answer = interrupt({ approval: state.approval, action: proposal.action, world: proposal.world });
+    const approved = answer?.approved === true;
+    if (shape.effectIn === 'interrupt-node' && approved) await effect(turn, state.approval, proposal.action);
+    return {
+      action: proposal.action,
+      world: proposal.world,
+      answer,
+      ...(shape.effectIn === 'interrupt-node' ? { executed: approved } : {}),
+    };
   });
   if (shape.effectIn === 'next-node') {
-    graph = graph.addNode('execute', async (state: { action: Action; answer?: { approved?: boolean } }, config: Config) => {
+    type Answered = { approval: string; action: Action; answer?: { approved?: boolean } };
+    graph = graph.addNode('execute', async (state: Answered, config: Config) => {
       if (state.answer?.approved !== true) return { executed: false };
-      await effect(turnOf(config), 'a1', state.action);
+      await effect(turnOf(config), state.approval, state.action);
       return { executed: true };
     });
   }
   const followUp = shape.followUp;
   if (followUp) {
-    graph = graph.addNode('approve2', async (_s: unknown, config: Config) => {
-      const answer2 = interrupt({ approval: 'a2', action: followUp, world: backend.world });
-      if (answer2?.approved === true) await effect(turnOf(config), 'a2', followUp);
+    graph = graph.addNode('approve2', async (state: { approval: string }, config: Config) => {
+      const second = followUpId(state.approval);
+      const answer2 = interrupt({ approval: second, action: followUp, world: backend.world });
+      if (answer2?.approved === true) await effect(turnOf(config), second, followUp);
       return { answer2, executed2: answer2?.approved === true };
     });
   }

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import type { Action, ProposalRequest, World, WorldEnv } from '@approval-conformance/core';
 import { STRICT_RESUME_KEY } from './features.js';
 import { gatedSaverClass, TURN_KEY } from './gated-saver.js';
-import { buildGraph } from './graph.js';
+import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals } from './record.js';
 import type { Wiring } from './wirings.js';
@@ -29,6 +29,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
   let { db, saver } = open();
 
   let request: ProposalRequest = { alternatives: [] };
+  let proposals = 0;
   let graph: ReturnType<typeof buildGraph> | undefined;
   const interruptIds = new Map<string, string>();
   const config = (turn: string, extra: Record<string, unknown> = {}) => ({
@@ -65,12 +66,14 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
     async propose(turn, req) {
       request = req;
       graph ??= build();
-      await graph.invoke({}, config(turn));
+      const approval = `a${++proposals}`;
+      await graph.invoke({ approval }, config(turn));
       const interrupts = await pausedOn(turn);
-      const first = interrupts.find((it) => it.value?.approval === 'a1');
-      if (!first?.value?.action) throw new Error('the graph did not pause on its approval');
-      await showCards(turn, [first], new Set());
-      return { approvalId: 'a1', action: first.value.action };
+      const mine = interrupts.find((it) => it.value?.approval === approval);
+      // Another run on the thread may have moved it on: then there is no card to show for this request.
+      if (!mine?.value?.action) return { approvalId: approval, action: request.alternatives[0]! };
+      await showCards(turn, [mine], new Set());
+      return { approvalId: approval, action: mine.value.action };
     },
 
     async resume(turn, answer) {
@@ -94,11 +97,12 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
         }
         throw error;
       }
-      if (result['executed'] === true) await env.connections.disclose(turn, 'a1', 'happened');
-      if (result['executed2'] === true) await env.connections.disclose(turn, 'a2', 'happened');
+      const approval = String(result['approval'] ?? answer.approvalId);
+      if (result['executed'] === true) await env.connections.disclose(turn, approval, 'happened');
+      if (result['executed2'] === true) await env.connections.disclose(turn, followUpId(approval), 'happened');
       // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
       if (request.followUp && result['executed2'] === undefined) {
-        await showCards(turn, await pausedOn(turn), new Set(['a1']));
+        await showCards(turn, await pausedOn(turn), new Set([approval]));
       }
     },
 
@@ -106,6 +110,13 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
       // The framework's own read, past the gate.
       const tuple = await Base.prototype.getTuple.call(saver, { configurable: { thread_id: THREAD } });
       return { state: approvalState(pendingApprovals(tuple), approvalId, approvals), version: 0 };
+    },
+
+    async tamper(approvalId, action) {
+      // The documented way to edit a thread's state: a new checkpoint, written by whoever holds the store.
+      if (!graph) throw new Error('tamper before propose');
+      await graph.updateState(config('holder'), { action });
+      void approvalId;
     },
 
     async restart() {

@@ -22,6 +22,8 @@ const SUPPORTED: readonly ScenarioId[] = [
   'error-after-effect',
   'tool-retry',
   'crash-restart',
+  'overlapping-turns',
+  'tamper',
 ];
 
 function openStore(store: string, scratchDir: string): ApprovalStore {
@@ -59,6 +61,7 @@ export const referenceAdapter: Adapter = {
         store = openStore(env.store, env.scratchDir);
         runtime = start();
       },
+      tamper: async (approvalId, action) => store.setAction(approvalId, action),
       close: async () => store.close(),
     };
   },

@@ -32,6 +32,10 @@ export class MemoryStore implements ApprovalStore {
     return { ok: true, ...this.write(approvalId, next) };
   }
 
+  setAction(approvalId: string, action: Action): void {
+    this.#records.set(approvalId, { ...this.#must(approvalId), action });
+  }
+
   async lock(approvalId: string): Promise<() => void> {
     await this.#locks.acquire(approvalId);
     return () => this.#locks.release(approvalId);

@@ -41,6 +41,15 @@ describe('the reference runtime beyond its switches', () => {
     });
   });
 
+  it('keeps each card it shows in the record, when a resume and a new request overlap', async () => {
+    expect(await verdicts('overlapping-turns', 'cas-fresh', 'sqlite')).toEqual({ 'shown-is-recorded': 'pass' });
+  });
+
+  it('executes an action edited in its store, and an approval no human gave', async () => {
+    const cell = await exploreCell({ adapter: referenceAdapter, wiring: 'cas-fresh', store: 'memory', scenario: SCENARIOS.get('tamper')! });
+    expect(cell.verdicts[0]).toMatchObject({ property: 'integrity', verdict: 'fail', schedules: 2 });
+  });
+
   it('ignores a second approval it does not have, and a replayed answer finds the record spent', async () => {
     expect(await verdicts('replay', 'before-fresh')).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
   });

@@ -81,6 +81,10 @@ export class SqliteStore implements ApprovalStore {
       : { ok: false, from: now.state, version: now.version };
   }
 
+  setAction(approvalId: string, action: Action): void {
+    this.#db.prepare('UPDATE approvals SET action = ? WHERE approval_id = ?').run(JSON.stringify(action), approvalId);
+  }
+
   async lock(approvalId: string): Promise<() => void> {
     // Waiters in this process queue on the mutex; the row is the lock itself, visible to any other connection.
     await this.#waiters.acquire(approvalId);

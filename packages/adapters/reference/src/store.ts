@@ -27,6 +27,8 @@ export interface ApprovalStore {
   write(approvalId: string, state: ApprovalState): WriteResult;
   /** Sets `next` only if the record still holds `expected`, in one atomic step. */
   compareAndSet(approvalId: string, expected: ApprovalState, next: ApprovalState): WriteResult & { readonly ok: boolean };
+  /** Changes the stored action, as anyone with write access to the store can (the tamper scenario). */
+  setAction(approvalId: string, action: Action): void;
   /** Waits for, then holds, the approval's lock; the returned function releases it. */
   lock(approvalId: string): Promise<() => void>;
   close(): void;

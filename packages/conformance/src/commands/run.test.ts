@@ -46,7 +46,7 @@ describe('approval-conformance run', () => {
     [['run', '--framework', 'reference@9'], /reference is only available at version/],
     [['run', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
     [['run', '--store', 'postgres'], /unknown store 'postgres'/],
-    [['run', '--scenario', 'tamper'], /not implemented yet/],
+    [['run', '--scenario', 'nope'], /unknown scenario 'nope'; choose from double-resume, replay/],
     [['run', '--property', 'speed'], /unknown property 'speed'/],
     [['run', '--sampled', '0'], /--sampled takes a whole number/],
   ])('rejects %j with one line and exit code 2', async (argv, message) => {

@@ -47,6 +47,7 @@ export async function proposeAndApprove(
 ) {
   fakes.connections.open('c1');
   const pending = await ctl.setup(() => world.propose('t0', request));
+  if (!pending) throw new Error('the agent did not pause on a confirmation in the setup run');
   ctl.history.emit({
     kind: 'approve',
     actor: 'user',

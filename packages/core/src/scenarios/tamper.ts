@@ -1,0 +1,29 @@
+import { TRANSFER, type Scenario } from './scenario.js';
+
+/** What the state holder changes the approved action to. */
+export const TAMPERED_TRANSFER = { ...TRANSFER, targets: ['acct-666'] };
+
+// Whoever holds the state edits the approved action after the human approved it, or approves on the human's behalf.
+// Neither may be executed. The adversary (the holder) picks which, like the model picks its proposals.
+export const tamper: Scenario = {
+  id: 'tamper',
+  summary: 'Whoever holds the state edits the approved action, or forges an approval no human gave.',
+  properties: ['integrity'],
+  bound: 'one edit of the pending action or one forged approval, then one resume',
+  async program(world, fakes, ctl) {
+    fakes.connections.open('c1');
+    const pending = await ctl.setup(() => world.propose('t0', { alternatives: [TRANSFER] }));
+    if (!pending) throw new Error('the agent did not pause on a confirmation in the setup run');
+    const { approvalId } = pending;
+    const ways = [...(world.tamper ? ['edit'] : []), 'forge'];
+    const way = ways[await ctl.gate('holder', 'tamper.choose', { choices: ways.length })];
+    if (way === 'edit') {
+      ctl.history.emit({ kind: 'approve', actor: 'user', approvalId, by: 'human', action: pending.action });
+      await world.tamper!(approvalId, TAMPERED_TRANSFER);
+      ctl.history.emit({ kind: 'tamper', actor: 'holder', approvalId, what: 'changed the target to acct-666' });
+    } else {
+      ctl.history.emit({ kind: 'approve', actor: 'holder', approvalId, by: 'forged', action: pending.action });
+    }
+    ctl.spawn('t1', () => world.resume('t1', { approvalId, approved: true }));
+  },
+};
