@@ -73,6 +73,13 @@ export interface World {
    * `action`, with the means an app has for it. Needed for the `tamper` scenario's edit; leave it out if impossible.
    */
   tamper?(approvalId: string, action: Action): Promise<void>;
+  /**
+   * Optional, for speed: capture the world's state after the setup run (its store, its own bookkeeping) as plain
+   * data, and put it back into a fresh world, so the explorer runs the setup once per cell instead of once per
+   * schedule. `restore` gets a fresh world (from `createWorld`) and must leave it as the snapshotted one was.
+   */
+  snapshot?(): Promise<unknown>;
+  restore?(snapshot: unknown): Promise<void>;
   /** Release what the world holds (database handles). Called once, even after a timeout. */
   close(): Promise<void>;
 }

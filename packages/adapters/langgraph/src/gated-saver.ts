@@ -19,28 +19,41 @@ interface Config {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type SaverClass = new (...args: any[]) => any;
 
+/** The suite's bookkeeping about one world's checkpoints, kept across restarts and snapshots. */
+export interface SaverBook {
+  /** `cp3` for the third checkpoint id seen in the world. */
+  readonly names: Map<string, string>;
+  /** The record's version: how many writes have landed in this world. */
+  version: number;
+  /** Approvals ever seen pending. */
+  readonly seen: Set<string>;
+  /** Each approval's state after the last write. */
+  lastStates: Map<string, RecordState>;
+}
+
+export function newSaverBook(): SaverBook {
+  return { names: new Map(), version: 0, seen: new Set(), lastStates: new Map() };
+}
+
 export interface SaverTrace {
   readonly gate: GateFn;
   readonly history: Recorder;
   /** Approvals the world knows of, so a record write can say which changed. */
   readonly approvals: Set<string>;
+  readonly book: () => SaverBook;
 }
 
 const READ: Access[] = [{ key: 'checkpoint', mode: 'read' }];
 const WRITE: Access[] = [{ key: 'checkpoint', mode: 'write' }];
 
 export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass {
-  const names = new Map<string, string>();
   /** `cp3`: the third checkpoint id this world has seen. */
   const cp = (id: unknown) => {
+    const { names } = trace.book();
     if (typeof id !== 'string') return 'cp?';
     if (!names.has(id)) names.set(id, `cp${names.size + 1}`);
     return names.get(id)!;
   };
-  /** The record's version: how many writes have landed in this world. */
-  let version = 0;
-  const seen = new Set<string>();
-  let lastStates = new Map<string, RecordState>();
 
   const turnOf = (config: Config) => String(config?.configurable?.[TURN_KEY] ?? 'unknown');
   const threadOf = (config: Config) => String(config?.configurable?.['thread_id'] ?? '?');
@@ -52,6 +65,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       await trace.gate(turn, gate, { access: READ });
       const tuple = await super.getTuple(config);
       const pending = pendingApprovals(tuple);
+      const { version, seen } = trace.book();
       for (const approvalId of trace.approvals) {
         trace.history.emit({
           kind: 'record-read',
@@ -88,7 +102,9 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
 
     /** After a write: what the latest checkpoint now says about each approval, reported where it changed. */
     async #wrote(turn: string, gate: string, config: Config) {
-      version++;
+      const book = trace.book();
+      const version = ++book.version;
+      const { seen } = book;
       const latest = await super.getTuple({ configurable: { thread_id: config?.configurable?.['thread_id'] } });
       const pending = pendingApprovals(latest);
       for (const approvalId of pending ?? []) {
@@ -99,12 +115,12 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       for (const approvalId of trace.approvals) {
         const state = approvalState(pending, approvalId, seen);
         states.set(approvalId, state);
-        const from = lastStates.get(approvalId) ?? 'absent';
+        const from = book.lastStates.get(approvalId) ?? 'absent';
         if (from !== state) {
           trace.history.emit({ kind: 'record-write', actor: turn, gate, approvalId, version, from, state });
         }
       }
-      lastStates = states;
+      book.lastStates = states;
     }
   };
 }

@@ -1,10 +1,11 @@
 // One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, or its SqliteSaver on a file),
 // driven the way the docs say an app drives it: invoke to the interrupt, show the card, resume with a Command.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Action, ProposalRequest, World, WorldEnv } from '@approval-conformance/core';
 import { STRICT_RESUME_KEY } from './features.js';
-import { gatedSaverClass, TURN_KEY } from './gated-saver.js';
+import { gatedSaverClass, newSaverBook, TURN_KEY } from './gated-saver.js';
 import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals } from './record.js';
@@ -18,12 +19,21 @@ interface Interrupt {
 }
 
 export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): World {
-  const approvals = new Set<string>();
+  let approvals = new Set<string>();
+  let book = newSaverBook();
   const Base = env.store === 'sqlite' ? lib.sqlite?.['SqliteSaver'] : lib.langgraph['MemorySaver'];
   if (typeof Base !== 'function') throw new Error(`LangGraph ${lib.version} has no saver for store '${env.store}'`);
-  const Saver = gatedSaverClass(Base, { gate: env.gate, history: env.history, approvals });
+  const Saver = gatedSaverClass(Base, {
+    gate: env.gate,
+    history: env.history,
+    get approvals() {
+      return approvals;
+    },
+    book: () => book,
+  });
+  const file = join(env.scratchDir, 'checkpoints.sqlite');
   const open = () => {
-    const db = env.store === 'sqlite' ? new Database(join(env.scratchDir, 'checkpoints.sqlite')) : undefined;
+    const db = env.store === 'sqlite' ? new Database(file) : undefined;
     return { db, saver: db ? new Saver(db) : new Saver() };
   };
   let { db, saver } = open();
@@ -31,7 +41,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
   let request: ProposalRequest = { alternatives: [] };
   let proposals = 0;
   let graph: ReturnType<typeof buildGraph> | undefined;
-  const interruptIds = new Map<string, string>();
+  let interruptIds = new Map<string, string>();
   const config = (turn: string, extra: Record<string, unknown> = {}) => ({
     configurable: { thread_id: THREAD, [TURN_KEY]: turn, ...extra },
   });
@@ -117,6 +127,33 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
       if (!graph) throw new Error('tamper before propose');
       await graph.updateState(config('holder'), { action });
       void approvalId;
+    },
+
+    async snapshot() {
+      // The saver's own storage: MemorySaver's maps, or the SQLite database's bytes.
+      const store = db ? db.serialize() : { storage: saver.storage, writes: saver.writes };
+      return { store, approvals, book, request, proposals, interruptIds, built: graph !== undefined };
+    },
+
+    async restore(snapshot) {
+      const s = snapshot as {
+        store: Uint8Array | { storage: unknown; writes: unknown };
+        approvals: Set<string>;
+        book: ReturnType<typeof newSaverBook>;
+        request: ProposalRequest;
+        proposals: number;
+        interruptIds: Map<string, string>;
+        built: boolean;
+      };
+      if (db) {
+        db.close();
+        writeFileSync(file, s.store as Uint8Array);
+        ({ db, saver } = open());
+      } else {
+        Object.assign(saver, s.store);
+      }
+      ({ approvals, book, request, proposals, interruptIds } = s);
+      graph = s.built ? build() : undefined;
     },
 
     async restart() {

@@ -6,7 +6,7 @@ import { GatedStore } from './gated-store.js';
 import { MemoryStore } from './memory-store.js';
 import { ReferenceRuntime } from './runtime.js';
 import { SqliteStore } from './sqlite-store.js';
-import type { ApprovalStore } from './store.js';
+import type { ApprovalStore, StoredApproval } from './store.js';
 import { WIRING_INFO, WIRINGS } from './wirings.js';
 
 export const STORES = ['memory', 'sqlite'] as const;
@@ -62,6 +62,12 @@ export const referenceAdapter: Adapter = {
         runtime = start();
       },
       tamper: async (approvalId, action) => store.setAction(approvalId, action),
+      snapshot: async () => ({ records: store.dump(), proposals: runtime.proposals }),
+      restore: async (snapshot) => {
+        const { records, proposals } = snapshot as { records: StoredApproval[]; proposals: number };
+        store.load(records);
+        runtime.proposals = proposals;
+      },
       close: async () => store.close(),
     };
   },

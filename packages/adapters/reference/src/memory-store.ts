@@ -36,6 +36,14 @@ export class MemoryStore implements ApprovalStore {
     this.#records.set(approvalId, { ...this.#must(approvalId), action });
   }
 
+  dump(): StoredApproval[] {
+    return [...this.#records.values()];
+  }
+
+  load(records: readonly StoredApproval[]): void {
+    for (const record of records) this.#records.set(record.approvalId, record);
+  }
+
   async lock(approvalId: string): Promise<() => void> {
     await this.#locks.acquire(approvalId);
     return () => this.#locks.release(approvalId);

@@ -9,7 +9,8 @@ export class ReferenceRuntime {
   readonly #store: GatedStore;
   readonly #fakes: Fakes;
   readonly #history: Recorder;
-  #proposals = 0;
+  /** How many proposals this runtime has made: the next approval is `a${proposals + 1}`. */
+  proposals = 0;
 
   constructor(switches: Switches, store: GatedStore, fakes: Fakes, history: Recorder) {
     this.#switches = switches;
@@ -21,7 +22,7 @@ export class ReferenceRuntime {
   /** Run to the pause: the model proposes, the card is persisted, then shown. */
   async propose(turn: string, request: ProposalRequest): Promise<PendingApproval> {
     const action = await this.#fakes.model.decide(turn, 'propose', request.alternatives);
-    const approvalId = `a${++this.#proposals}`;
+    const approvalId = `a${++this.proposals}`;
     const world = this.#fakes.backend.world;
     this.#history.emit({ kind: 'proposed', actor: turn, approvalId, action, world });
     await this.#store.create(turn, approvalId, action, world);

@@ -85,6 +85,18 @@ export class SqliteStore implements ApprovalStore {
     this.#db.prepare('UPDATE approvals SET action = ? WHERE approval_id = ?').run(JSON.stringify(action), approvalId);
   }
 
+  dump(): StoredApproval[] {
+    const rows = this.#db.prepare('SELECT approval_id FROM approvals ORDER BY approval_id').all() as Row[];
+    return rows.map((row) => this.read(row.approval_id)!);
+  }
+
+  load(records: readonly StoredApproval[]): void {
+    const insert = this.#db.prepare(
+      'INSERT OR REPLACE INTO approvals (approval_id, state, version, action, world) VALUES (?, ?, ?, ?, ?)',
+    );
+    for (const r of records) insert.run(r.approvalId, r.state, r.version, JSON.stringify(r.action), r.world);
+  }
+
   async lock(approvalId: string): Promise<() => void> {
     // Waiters in this process queue on the mutex; the row is the lock itself, visible to any other connection.
     await this.#waiters.acquire(approvalId);

@@ -29,6 +29,9 @@ export interface ApprovalStore {
   compareAndSet(approvalId: string, expected: ApprovalState, next: ApprovalState): WriteResult & { readonly ok: boolean };
   /** Changes the stored action, as anyone with write access to the store can (the tamper scenario). */
   setAction(approvalId: string, action: Action): void;
+  /** Every record, as plain data (for the explorer's setup snapshot), and putting such a list back. */
+  dump(): StoredApproval[];
+  load(records: readonly StoredApproval[]): void;
   /** Waits for, then holds, the approval's lock; the returned function releases it. */
   lock(approvalId: string): Promise<() => void>;
   close(): void;

@@ -53,6 +53,17 @@ export class CountingBackend {
     return `w${this.#worldVersion}`;
   }
 
+  snapshot() {
+    return { keys: [...this.#keys], calls: this.#calls, worldVersion: this.#worldVersion };
+  }
+
+  restore(state: ReturnType<CountingBackend['snapshot']>): void {
+    this.#keys.clear();
+    for (const key of state.keys) this.#keys.add(key);
+    this.#calls = state.calls;
+    this.#worldVersion = state.worldVersion;
+  }
+
   /** The world changes under an approval (a target is deleted or edited). */
   drift(): void {
     this.#worldVersion++;

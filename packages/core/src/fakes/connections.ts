@@ -23,6 +23,14 @@ export class Connections {
     if (i >= 0) this.#open.splice(i, 1);
   }
 
+  snapshot(): readonly string[] {
+    return [...this.#open];
+  }
+
+  restore(open: readonly string[]): void {
+    this.#open.splice(0, this.#open.length, ...open);
+  }
+
   get newest(): string | undefined {
     return this.#open[this.#open.length - 1];
   }

@@ -23,6 +23,14 @@ export class Recorder {
     this.#releasesAt.push(this.#releases());
   }
 
+  /** Puts back events recorded by an earlier run's setup (before any choice), as the setup cache does. */
+  load(events: readonly HistoryEvent[]): void {
+    for (const event of events) {
+      this.#events.push(event);
+      this.#releasesAt.push(0);
+    }
+  }
+
   get events(): readonly HistoryEvent[] {
     return this.#events;
   }

@@ -50,9 +50,19 @@ export interface ScheduleRun {
   readonly unhandled: readonly string[];
 }
 
+/**
+ * Lets a schedule skip its setup: `load` puts back a setup saved by an earlier run and returns its value; `save` is
+ * called after a setup that made no choice (so any run would have done the same).
+ */
+export interface SetupCache {
+  load(): Promise<{ readonly value: unknown } | undefined>;
+  save(value: unknown): Promise<void>;
+}
+
 export interface RunLimits {
   /** Releases allowed in one schedule before it is called a timeout. */
   readonly maxReleases?: number;
+  readonly setupCache?: SetupCache;
 }
 
 interface Held extends PendingGate {
@@ -148,10 +158,15 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
       if (done) return Promise.resolve(done);
       return new Promise((resolve) => joiners.set(turn, [...(joiners.get(turn) ?? []), resolve]));
     },
-    async setup(body) {
+    async setup<T>(body: () => Promise<T>): Promise<T> {
+      const cached = await limits.setupCache?.load();
+      if (cached) return cached.value as T;
+      const choicesBefore = schedule.length;
       setupDepth++;
       try {
-        return await body();
+        const value = await body();
+        if (schedule.length === choicesBefore) await limits.setupCache?.save(value);
+        return value;
       } finally {
         setupDepth--;
       }
