@@ -1,9 +1,12 @@
 // The frameworks the runner knows, and how `--framework name@spec` picks one. Adapters load lazily, so a framework
 // that fails to import breaks only its own cells.
 import type { Adapter } from '@approval-conformance/core';
+import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-const FRAMEWORKS: Readonly<Record<string, (version: string | undefined) => Promise<Adapter>>> = {
+type Load = (version: string | undefined, log: (line: string) => void) => Promise<Adapter>;
+
+const FRAMEWORKS: Readonly<Record<string, Load>> = {
   reference: async (version) => {
     const { referenceAdapter } = await import('@approval-conformance/adapter-reference');
     if (version !== undefined && version !== 'latest' && version !== referenceAdapter.version) {
@@ -13,18 +16,23 @@ const FRAMEWORKS: Readonly<Record<string, (version: string | undefined) => Promi
     }
     return referenceAdapter;
   },
-  langgraph: async (version) => {
-    const { langgraphAdapter, pinnedLib, PINNED_VERSIONS } = await import('@approval-conformance/adapter-langgraph');
-    const pinned = Object.keys(PINNED_VERSIONS);
+  langgraph: async (version, log) => {
+    const lg = await import('@approval-conformance/adapter-langgraph');
+    const pinned = Object.keys(lg.PINNED_VERSIONS);
     const chosen = version === undefined || version === 'latest' ? pinned[0]! : version;
-    const line = PINNED_VERSIONS[chosen];
-    if (line === undefined) {
-      throw new UsageError(
-        `langgraph@${version} is not installed: the versions pinned in the workspace are ${pinned.join(', ')} ` +
-          `(installing other versions on demand is not built yet).`,
-      );
+    const line = lg.PINNED_VERSIONS[chosen];
+    if (line !== undefined) return lg.langgraphAdapter(await lg.pinnedLib(line));
+    // Any other version: installed once into the cache, with scripts disabled.
+    try {
+      return await lg.langgraphAdapter(await lg.installedLib(chosen, log));
+    } catch (error) {
+      if (!(error instanceof lg.InstallError)) throw error;
+      const message = error.message;
+      if (/not a version|not published/.test(message)) {
+        throw new UsageError(`${message}. Pinned in the workspace: ${pinned.join(', ')}; any published version installs.`);
+      }
+      throw new RunFailure(`could not install langgraph@${chosen}: ${message}`);
     }
-    return langgraphAdapter(await pinnedLib(line));
   },
 };
 
@@ -46,11 +54,11 @@ export function parseFrameworkSpec(text: string): FrameworkSpec {
   return { name, version };
 }
 
-export async function loadAdapter(spec: FrameworkSpec): Promise<Adapter> {
+export async function loadAdapter(spec: FrameworkSpec, log: (line: string) => void = () => {}): Promise<Adapter> {
   const load = FRAMEWORKS[spec.name];
   if (!load) {
     const planned = PLANNED.includes(spec.name) ? ` ${spec.name} is planned but has no adapter yet.` : '';
     throw new UsageError(`unknown framework '${spec.name}'.${planned} Frameworks: ${FRAMEWORK_NAMES.join(', ')}.`);
   }
-  return load(spec.version);
+  return load(spec.version, log);
 }

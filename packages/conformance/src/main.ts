@@ -4,6 +4,7 @@ import { regressionCommand } from './commands/regression.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import type { Command, Io } from './commands/command.js';
+import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [modelCommand, runCommand, replayCommand, regressionCommand];
@@ -49,6 +50,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof UsageError) {
       io.err(`approval-conformance: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof RunFailure) {
+      io.err(`approval-conformance: ${error.message}\n`);
+      return 1;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`approval-conformance: internal error: ${message}. This is a bug in the suite; please report it (set APPROVAL_CONFORMANCE_DEBUG=1 for the stack).\n`);

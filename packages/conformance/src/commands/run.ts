@@ -99,7 +99,10 @@ export const runCommand: Command = {
     }
     if (positionals.length > 0) throw new UsageError(`run takes no arguments, got '${positionals[0]}'.`);
 
-    const adapter = await loadAdapter(parseFrameworkSpec(values.framework ?? 'reference'));
+    const quiet = values.quiet ?? false;
+    const adapter = await loadAdapter(parseFrameworkSpec(values.framework ?? 'reference'), (line) => {
+      if (!quiet) io.err(`${line}\n`);
+    });
     const plan: Plan = {
       adapter,
       wirings: list('--wiring', values.wiring, adapter.wirings.map((w) => w.id)) ?? adapter.wirings.map((w) => w.id),
@@ -118,7 +121,7 @@ export const runCommand: Command = {
       reduce: !values['no-reduce'],
     };
     const jsonFile = values.json === undefined ? undefined : resolve(values.json);
-    const cells = await runPlan(plan, options, io, values.quiet ?? false, jsonFile);
+    const cells = await runPlan(plan, options, io, quiet, jsonFile);
 
     io.out(renderRun(plan, cells));
     if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${values.json} --cell ID\n`);
