@@ -1,21 +1,9 @@
 // LangGraph.js as an adapter: four wirings over MemorySaver and SqliteSaver, for any installed version.
-import type { Adapter, ScenarioId } from '@approval-conformance/core';
+import type { Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { LangGraphLib } from './lib.js';
 import { WIRINGS } from './wirings.js';
 import { createWorld } from './world.js';
-
-const SUPPORTED: readonly ScenarioId[] = [
-  'double-resume',
-  'replay',
-  're-proposal',
-  'world-drift',
-  'error-after-effect',
-  'tool-retry',
-  'crash-restart',
-  'overlapping-turns',
-  'tamper',
-];
 
 export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
   const features = await detectFeatures(lib);
@@ -24,7 +12,7 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
     version: lib.version,
     wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
     stores: ['memory', 'sqlite'],
-    applicability(scenario, wiringId, store) {
+    applicability(_scenario, wiringId, store) {
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
       const missing = wiring.unavailable(features);
@@ -32,7 +20,6 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
       if (store === 'sqlite' && !features.sqlite) {
         return { applicable: false, reason: '@langchain/langgraph-checkpoint-sqlite is not installed' };
       }
-      if (!SUPPORTED.includes(scenario)) return { applicable: false, reason: `${scenario} is not wired for LangGraph yet` };
       return { applicable: true };
     },
     async createWorld(env) {

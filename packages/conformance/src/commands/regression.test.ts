@@ -23,6 +23,6 @@ describe('approval-conformance regression', () => {
   it('needs a cell with a counterexample', async () => {
     const { code, err } = await cli('regression', 'nowhere.json');
     expect(code).toBe(2);
-    expect(err).toMatch(/needs --cell ID/);
+    expect(err).toMatch(/--cell ID is needed/);
   });
 });

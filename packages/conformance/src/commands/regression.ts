@@ -2,7 +2,7 @@
 // property still fails the same way. Commit it next to the suite's other regressions.
 import { writeFile } from 'node:fs/promises';
 import { parseCommandArgs } from '../args.js';
-import { readResults, type ResultCell } from '../results.js';
+import { cellWithCounterexample, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -65,11 +65,7 @@ export const regressionCommand: Command = {
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError("regression needs a results FILE; see 'approval-conformance regression --help'.");
     if (extra.length > 0) throw new UsageError(`regression takes one FILE, got also '${extra[0]}'.`);
-    if (values.cell === undefined) throw new UsageError(`regression needs --cell ID; run 'replay ${file}' to list them.`);
-    const results = await readResults(file);
-    const cell = results.cells.find((c) => c.id === values.cell);
-    if (!cell) throw new UsageError(`no cell '${values.cell}' in ${file}; run 'replay ${file}' to list them.`);
-    if (!cell.counterexample) throw new UsageError(`cell '${cell.id}' is ${cell.verdict}: it has no counterexample.`);
+    const cell = await cellWithCounterexample(file, values.cell);
     const test = regressionTest(cell, file.split('/').pop() ?? file);
     if (values.out === undefined) {
       io.out(test);

@@ -2,7 +2,7 @@
 import { parseSchedule, replaySchedule, SCENARIOS, ScheduleMismatch } from '@approval-conformance/core';
 import { parseCommandArgs } from '../args.js';
 import { loadAdapter } from '../frameworks.js';
-import { readResults } from '../results.js';
+import { cellWithCounterexample, readResults } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -36,10 +36,8 @@ export const replayCommand: Command = {
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError("replay needs a results FILE; see 'approval-conformance replay --help'.");
     if (extra.length > 0) throw new UsageError(`replay takes one FILE, got also '${extra[0]}'.`);
-    const results = await readResults(file);
-    const replayable = results.cells.filter((c) => c.counterexample !== undefined);
-
     if (values.cell === undefined) {
+      const replayable = (await readResults(file)).cells.filter((c) => c.counterexample !== undefined);
       io.out(
         replayable.length === 0
           ? `${file} has no counterexamples.\n`
@@ -47,20 +45,19 @@ export const replayCommand: Command = {
       );
       return 0;
     }
-    const cell = results.cells.find((c) => c.id === values.cell);
-    if (!cell) throw new UsageError(`no cell '${values.cell}' in ${file}; run 'replay ${file}' to list them.`);
-    if (!cell.counterexample) throw new UsageError(`cell '${cell.id}' is ${cell.verdict}: it has no counterexample to replay.`);
+    const cell = await cellWithCounterexample(file, values.cell);
+    const counterexample = cell.counterexample!;
     const scenario = SCENARIOS.get(cell.scenario);
     if (!scenario) throw new UsageError(`cell '${cell.id}' names scenario '${cell.scenario}', which this suite does not have.`);
     try {
-      parseSchedule(cell.counterexample.schedule);
+      parseSchedule(counterexample.schedule);
     } catch (error) {
       throw new UsageError(`cell '${cell.id}' has a corrupt schedule: ${(error as Error).message}.`);
     }
     const adapter = await loadAdapter({ name: cell.framework, version: cell.version });
 
-    const { schedule, story: recorded } = cell.counterexample;
-    io.out(`${cell.id}: ${cell.verdict}, ${cell.counterexample.steps} steps\nschedule: ${schedule}\n\n`);
+    const { schedule, story: recorded } = counterexample;
+    io.out(`${cell.id}: ${cell.verdict}, ${counterexample.steps} steps\nschedule: ${schedule}\n\n`);
     let story: readonly string[];
     try {
       ({ story } = await replaySchedule({ adapter, wiring: cell.wiring, store: cell.store, scenario }, schedule));
@@ -69,9 +66,9 @@ export const replayCommand: Command = {
       io.out(`The replay did not follow the schedule: ${error.message}.\nThe subject is nondeterministic, or changed since the results were written.\n`);
       return 1;
     }
-    const witness = new Set(cell.counterexample.witness);
+    const witness = new Set(counterexample.witness);
     io.out(story.map((line, i) => `${witness.has(i) ? '>' : ' '} ${String(i + 1).padStart(2)}. ${line}`).join('\n') + '\n');
-    io.out(`\n${cell.counterexample.explanation}\n`);
+    io.out(`\n${counterexample.explanation}\n`);
     const same = story.length === recorded.length && story.every((line, i) => line === recorded[i]);
     io.out(same ? '\nReproduced: the replay gave the recorded history.\n' : '\nDIFFERENT: the replay gave another history than the one recorded.\n');
     return same ? 0 : 1;

@@ -42,7 +42,7 @@ describe('approval-conformance run', () => {
   it.each([
     [['run', '--framework', 'nope'], /unknown framework 'nope'/],
     [['run', '--framework', 'ai@6.0.0'], /ai is planned but has no adapter yet/],
-    [['run', '--framework', 'langgraph@1.2.3'], /langgraph@1.2.3 is not installed: the versions pinned in the workspace are 1.7.3, 0.2.74/],
+    [['run', '--framework', 'langgraph@abc'], /'abc' is not a version; give an exact one, like 1.7.3\. Pinned in the workspace: 1.7.3, 0.2.74/],
     [['run', '--framework', 'reference@9'], /reference is only available at version/],
     [['run', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
     [['run', '--store', 'postgres'], /unknown store 'postgres'/],
