@@ -81,7 +81,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
       const interrupts = await pausedOn(turn);
       const mine = interrupts.find((it) => it.value?.approval === approval);
       // Another run on the thread may have moved it on: then there is no card to show for this request.
-      if (!mine?.value?.action) return { approvalId: approval, action: request.alternatives[0]! };
+      if (!mine?.value?.action) return undefined;
       await showCards(turn, [mine], new Set());
       return { approvalId: approval, action: mine.value.action };
     },
