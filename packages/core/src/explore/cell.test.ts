@@ -54,6 +54,14 @@ describe('exploreCell', () => {
     expect(cell.verdicts.find((v) => v.property === 'at-most-once')!.verdict).toBe('pass');
   });
 
+  it('reports a violation inside a declared gap as allowed, with the gap, never as pass', async () => {
+    const gap = { ...doubleResume, allowedGap: () => 'one extra effect is admitted across two clicks' };
+    const cell = await exploreCell({ ...subject(), scenario: gap });
+    const amo = cell.verdicts.find((v) => v.property === 'at-most-once')!;
+    expect(amo).toMatchObject({ verdict: 'allowed', reason: 'one extra effect is admitted across two clicks' });
+    expect(amo.counterexample!.steps).toBe(4);
+  });
+
   it('reports a subject that cannot be built as an error with the reason', async () => {
     const broken = { ...toyAdapter(), createWorld: async () => Promise.reject(new Error('no such module')) };
     const cell = await exploreCell({ ...subject(), adapter: broken });
