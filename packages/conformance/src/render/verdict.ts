@@ -11,8 +11,12 @@ export function verdictCell(v: Shown): string {
       if (v.exhaustive) return `pass (${v.schedules} schedule${v.schedules === 1 ? '' : 's'})`;
       // Not every schedule was run: a sampled run, or an exhaustive one stopped at --max-schedules.
       return v.mode === 'sampled' ? `pass (sampled ${v.schedules})` : `pass (partial ${v.schedules})`;
-    case 'fail':
-      return `fail (${v.counterexample?.steps ?? '?'} steps)`;
+    case 'fail': {
+      // The shortest failing schedule is only known to be shortest when every schedule was run.
+      const steps = `${v.counterexample?.steps ?? '?'} steps`;
+      if (v.exhaustive) return `fail (${steps})`;
+      return `fail (${steps}; ${v.mode === 'sampled' ? 'sampled' : 'partial'} ${v.schedules})`;
+    }
     case 'allowed':
       return `allowed (${v.counterexample?.steps ?? '?'} steps)`;
     case 'not-applicable':
