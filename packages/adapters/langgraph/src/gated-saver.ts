@@ -7,13 +7,15 @@
 // by order of first appearance in the world, so schedules and histories compare equal across runs.
 import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core';
 import { approvalState, pendingApprovals } from './record.js';
-import type { Module } from './lib.js';
 
 export const TURN_KEY = 'ac_turn';
 
-interface Config {
+export interface Config {
   configurable?: Record<string, unknown>;
 }
+
+/** The turn a call belongs to: LangGraph passes the invoke's configurable keys to every node and saver call. */
+export const turnOf = (config: Config) => String(config?.configurable?.[TURN_KEY] ?? 'unknown');
 
 // The saver classes are the framework's; their signatures differ by version.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -55,7 +57,6 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
     return names.get(id)!;
   };
 
-  const turnOf = (config: Config) => String(config?.configurable?.[TURN_KEY] ?? 'unknown');
   const threadOf = (config: Config) => String(config?.configurable?.['thread_id'] ?? '?');
 
   return class GatedSaver extends Base {
@@ -125,4 +126,3 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
   };
 }
 
-export type { Module };

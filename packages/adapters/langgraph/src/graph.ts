@@ -2,7 +2,7 @@
 // calls interrupt() with it, and on resume the action runs. Where the effect runs and where the proposal is made are
 // the wiring; everything else is LangGraph's own code.
 import type { Action, Fakes, Recorder } from '@approval-conformance/core';
-import { TURN_KEY } from './gated-saver.js';
+import { turnOf, type Config } from './gated-saver.js';
 import type { Module } from './lib.js';
 
 export interface GraphShape {
@@ -21,12 +21,6 @@ export interface GraphDeps {
   /** The model's alternatives for the first proposal. */
   readonly alternatives: () => readonly Action[];
 }
-
-interface Config {
-  configurable?: Record<string, unknown>;
-}
-
-const turnOf = (config: Config) => String(config?.configurable?.[TURN_KEY] ?? 'unknown');
 
 /** The name of a flow's second approval: `a1.2` after `a1`. */
 export const followUpId = (approval: string) => `${approval}.2`;
