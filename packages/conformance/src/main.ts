@@ -19,7 +19,7 @@ button: an approved action runs at most once, exactly as approved, and is
 recorded and disclosed truthfully, under every interleaving.
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
 
 With no command, runs '${DEFAULT_COMMAND.name}' (the default until the conformance runner exists).
 Run 'approval-conformance <command> --help' for a command's options.

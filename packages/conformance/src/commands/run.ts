@@ -24,15 +24,18 @@ framework, and prints a table of verdicts per property:
   pass (N schedules)   every schedule within the bound explored; the property held
   pass (sampled N)     N random schedules held; not a proof
   pass (partial N)     stopped at --max-schedules after N schedules; not a proof
-  fail (K steps)       the shortest schedule found that breaks it (see --json, replay)
+  fail (K steps)       the shortest schedule that breaks it (see --json, replay)
+  fail (K steps; partial N)  a real failure from a cut-short run; maybe not the shortest
   allowed              broken only inside a gap the scenario admits on purpose
   n/a, error, timeout  not run, or could not be run; never a pass
 
 Options:
-  --framework SPEC   framework to check (default: reference). Known: ${FRAMEWORK_NAMES.join(', ')}
+  --framework SPEC   framework to check (default: reference). Known: ${FRAMEWORK_NAMES.join(', ')}.
+                     langgraph@VERSION takes any published version: 1.7.3 and
+                     0.2.74 are pinned, others install once into a cache folder
   --wiring LIST      comma-separated wirings (default: all the framework has)
   --store LIST       comma-separated stores (default: all the framework has)
-  --scenario LIST    comma-separated scenarios (default: all implemented)
+  --scenario LIST    comma-separated scenarios (default: all nine)
   --property LIST    comma-separated properties (default: each scenario's own)
   --json FILE        write results JSON (rewritten after every cell)
   --sampled N        sample N random schedules per cell instead of exploring all
