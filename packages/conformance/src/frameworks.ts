@@ -1,6 +1,6 @@
 // The frameworks the runner knows, and how `--framework name@spec` picks one. Adapters load lazily, so a framework
 // that fails to import breaks only its own cells.
-import type { Adapter } from '@approval-conformance/core';
+import { InstallError, resolveVersion, type Adapter } from '@approval-conformance/core';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
@@ -19,25 +19,60 @@ const FRAMEWORKS: Readonly<Record<string, Load>> = {
   langgraph: async (version, log) => {
     const lg = await import('@approval-conformance/adapter-langgraph');
     const pinned = Object.keys(lg.PINNED_VERSIONS);
-    const chosen = version === undefined || version === 'latest' ? pinned[0]! : version;
+    const chosen = await choose('langgraph', '@langchain/langgraph', version, pinned, log);
     const line = lg.PINNED_VERSIONS[chosen];
     if (line !== undefined) return lg.langgraphAdapter(await lg.pinnedLib(line));
     // Any other version: installed once into the cache, with scripts disabled.
-    try {
-      return await lg.langgraphAdapter(await lg.installedLib(chosen, log));
-    } catch (error) {
-      if (!(error instanceof lg.InstallError)) throw error;
-      const message = error.message;
-      if (/not a version|not published/.test(message)) {
-        throw new UsageError(`${message}. Pinned in the workspace: ${pinned.join(', ')}; any published version installs.`);
-      }
-      throw new RunFailure(`could not install langgraph@${chosen}: ${message}`);
-    }
+    return lg.langgraphAdapter(await installing('langgraph', chosen, pinned, () => lg.installedLib(chosen, log)));
+  },
+  ai: async (version, log) => {
+    const sdk = await import('@approval-conformance/adapter-ai-sdk');
+    const pinned = Object.keys(sdk.PINNED_VERSIONS);
+    const chosen = await choose('ai', 'ai', version, pinned, log);
+    const line = sdk.PINNED_VERSIONS[chosen];
+    if (line !== undefined) return sdk.aiSdkAdapter(await sdk.pinnedLib(line));
+    return sdk.aiSdkAdapter(await installing('ai', chosen, pinned, () => sdk.installedLib(chosen, log)));
   },
 };
 
+/**
+ * The exact version to run: the newest pin when none is asked for, a pin or exact version as given, or the newest
+ * published version in a range (`ai@6` is the last 6.x).
+ */
+async function choose(
+  name: string,
+  npmName: string,
+  version: string | undefined,
+  pinned: readonly string[],
+  log: (line: string) => void,
+): Promise<string> {
+  if (version === undefined || version === 'latest') return pinned[0]!;
+  if (pinned.includes(version)) return version;
+  try {
+    const resolved = await resolveVersion(npmName, version, pinned[0]);
+    if (resolved !== version) log(`${name}@${version} is ${name}@${resolved}`);
+    return resolved;
+  } catch (error) {
+    if (!(error instanceof InstallError)) throw error;
+    throw new UsageError(`${error.message}. Pinned in the workspace: ${pinned.join(', ')}.`);
+  }
+}
+
+/** Install a version, turning the installer's errors into the runner's: bad input is a usage error. */
+async function installing<T>(name: string, version: string, pinned: readonly string[], install: () => Promise<T>) {
+  try {
+    return await install();
+  } catch (error) {
+    if (!(error instanceof InstallError)) throw error;
+    if (/not a version|not published|older than/.test(error.message)) {
+      throw new UsageError(`${error.message}. Pinned in the workspace: ${pinned.join(', ')}; other published versions install.`);
+    }
+    throw new RunFailure(`could not install ${name}@${version}: ${error.message}`);
+  }
+}
+
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
-const PLANNED = ['ai', '@openai/agents', '@mastra/core'];
+const PLANNED = ['@openai/agents', '@mastra/core'];
 
 export const FRAMEWORK_NAMES = Object.keys(FRAMEWORKS);
 

@@ -74,6 +74,16 @@ export interface World {
    */
   tamper?(approvalId: string, action: Action): Promise<void>;
   /**
+   * Other ways whoever holds the state can tamper with it, beyond editing the action: re-pointing an approval at
+   * another call, forging an approval for a call the holder wrote. The `tamper` scenario offers each as a choice.
+   */
+  readonly tamperings?: readonly Tampering[];
+  /**
+   * A turn that resumes with several answers in one request (the same approval twice in one message, say), for
+   * runtimes whose resume can carry more than one. The `replay` scenario uses it.
+   */
+  resumeMany?(turn: string, answers: readonly Answer[]): Promise<void>;
+  /**
    * Optional, for speed: capture the world's state after the setup run (its store, its own bookkeeping) as plain
    * data, and put it back into a fresh world, so the explorer runs the setup once per cell instead of once per
    * schedule. `restore` gets a fresh world (from `createWorld`) and must leave it as the snapshotted one was.
@@ -84,12 +94,30 @@ export interface World {
   close(): Promise<void>;
 }
 
+/** One way the state's holder tampers with a pending approval, as the adapter's runtime lets it. */
+export interface Tampering {
+  /** Stable, for schedules and stories: `re-point`, `forge-unneeded`. */
+  readonly id: string;
+  /** Whether the human approved the pending action before the holder acted (re-point), or no human did (a forgery). */
+  readonly humanApproved: boolean;
+  /**
+   * Do it to the pending approval, with `action` as the holder's action where one is needed. Returns what the holder
+   * did, in words, and the approval the resume then answers, with the action it now stands for.
+   */
+  apply(pending: PendingApproval, action: Action): Promise<{ readonly what: string } & PendingApproval>;
+}
+
 export interface Adapter {
   readonly framework: string;
   /** The framework version under test, as installed. */
   readonly version: string;
   readonly wirings: readonly WiringInfo[];
   readonly stores: readonly string[];
+  /**
+   * The framework awaits thread-pool work between gates (WebCrypto signs and verifies there): the scheduler then
+   * waits for such work before it calls the turns settled. Without it a turn blocked on that work looks stuck.
+   */
+  readonly awaitsNativeWork?: boolean;
   /** Whether a scenario can run on a wiring and store, and if not, why (the version lacks the feature, say). */
   applicability(scenario: ScenarioId, wiring: string, store: string): Applicability;
   createWorld(env: WorldEnv): Promise<World>;

@@ -8,3 +8,4 @@ export * from './fakes/index.js';
 export * from './scenarios/index.js';
 export * from './explore/index.js';
 export type * from './adapter.js';
+export * from './install/npm.js';

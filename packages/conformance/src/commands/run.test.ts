@@ -41,8 +41,9 @@ describe('approval-conformance run', () => {
 
   it.each([
     [['run', '--framework', 'nope'], /unknown framework 'nope'/],
-    [['run', '--framework', 'ai@6.0.0'], /ai is planned but has no adapter yet/],
-    [['run', '--framework', 'langgraph@abc'], /'abc' is not a version; give an exact one, like 1.7.3\. Pinned in the workspace: 1.7.3, 0.2.74/],
+    [['run', '--framework', '@openai/agents'], /@openai\/agents is planned but has no adapter yet/],
+    [['run', '--framework', 'langgraph@abc'], /'abc' is not a version or a range; give one like 1.7.3, 1 or \^1.7.0\. Pinned in the workspace: 1.7.3, 0.2.74/],
+    [['run', '--framework', 'ai@x.y'], /'x.y' is not a version or a range; give one like 7.0.173, 7 or \^7.0.0\. Pinned in the workspace: 7.0.173, 6.0.326, 5.0.277/],
     [['run', '--framework', 'reference@9'], /reference is only available at version/],
     [['run', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
     [['run', '--store', 'postgres'], /unknown store 'postgres'/],

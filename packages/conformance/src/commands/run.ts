@@ -31,8 +31,10 @@ framework, and prints a table of verdicts per property:
 
 Options:
   --framework SPEC   framework to check (default: reference). Known: ${FRAMEWORK_NAMES.join(', ')}.
-                     langgraph@VERSION takes any published version: 1.7.3 and
-                     0.2.74 are pinned, others install once into a cache folder
+                     NAME@VERSION takes any published version or a range
+                     (ai@6: the newest 6.x). Pinned, no install: langgraph
+                     1.7.3, 0.2.74; ai 7.0.173, 6.0.326, 5.0.277. Others
+                     install once into a cache folder, scripts disabled
   --wiring LIST      comma-separated wirings (default: all the framework has)
   --store LIST       comma-separated stores (default: all the framework has)
   --scenario LIST    comma-separated scenarios (default: all nine)

@@ -72,7 +72,7 @@ export async function runWorld(subject: Subject, selector: Selector): Promise<Sc
         await scenario.program(world, fakes, ctl);
       },
       selector,
-      { setupCache },
+      { setupCache, trackNativeWork: adapter.awaitsNativeWork === true },
     );
   } finally {
     // Turns that were stopped or timed out still hold promises; they are dropped, never awaited.

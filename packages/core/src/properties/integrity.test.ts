@@ -38,6 +38,12 @@ describe('integrity', () => {
     expect(integrity([effect('t1', 'a1', 'd1', { requiresApproval: false })]).holds).toBe(true);
   });
 
+  it('fails a tool that needs no approval when it ran on a forged one', () => {
+    const result = integrity([forge('f1'), effect('t1', 'f1', 'd1', { requiresApproval: false })]);
+    expect(result.witness).toEqual([0, 1]);
+    expect(result.explanation).toBe('t1 executed f1 on an approval holder forged: no human approved it.');
+  });
+
   it('accepts a later human approval of the altered action', () => {
     expect(integrity([approve('a1'), approve('a1', TRANSFER_1000), effect('t1', 'a1', 'd1', { action: TRANSFER_1000 })]).holds).toBe(true);
   });

@@ -1,6 +1,7 @@
 // integrity: an approval no human gave, or one whose action was altered by whoever holds the state (a client
 // transcript, a serialized run state), is not executed. Any executed effect of a tool that needs approval counts,
-// applied or refused by the backend: the runtime acted on the approval either way.
+// applied or refused by the backend: the runtime acted on the approval either way. So does an effect of a tool that
+// needs none, when it ran on an approval someone forged: the holder made the runtime act.
 import { actionsEqual, formatAction } from '../history/action.js';
 import type { Approve, History } from '../history/events.js';
 import { holds, violated, type PropertyResult } from './result.js';
@@ -13,15 +14,18 @@ export function integrity(history: History): PropertyResult {
       lastHuman.set(event.approvalId, { index, event });
       continue;
     }
-    if (event.kind !== 'effect' || !event.requiresApproval) continue;
+    if (event.kind !== 'effect') continue;
     const id = event.approvalId;
+    // A tool that needs no approval may run without one, but not on the strength of an approval someone forged.
+    const forgedFor = () => lastBefore(history, index, 'approve', (a) => a.approvalId === id && a.by === 'forged');
+    if (!event.requiresApproval && forgedFor() === undefined) continue;
     const tampers = allBefore(history, index, 'tamper', (t) => t.approvalId === id);
     const tampered = tampers
       .map((t) => ` ${t.event.actor} had tampered with it (${t.event.what}).`)
       .join('');
     const approval = lastHuman.get(id);
     if (approval === undefined) {
-      const forged = lastBefore(history, index, 'approve', (a) => a.approvalId === id && a.by === 'forged');
+      const forged = forgedFor();
       const source = forged === undefined ? 'no approval at all' : `an approval ${forged.event.actor} forged`;
       return violated(
         'integrity',

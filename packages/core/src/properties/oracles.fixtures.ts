@@ -100,7 +100,9 @@ const disclosure: Oracle = (history) =>
 
 const integrity: Oracle = (history) =>
   history.every((event, i) => {
-    if (event.kind !== 'effect' || !event.requiresApproval) return true;
+    if (event.kind !== 'effect') return true;
+    const forged = history.slice(0, i).filter(ofKind('approve')).some((a) => a.by === 'forged' && a.approvalId === event.approvalId);
+    if (!event.requiresApproval && !forged) return true;
     const approvals = history
       .slice(0, i)
       .filter(ofKind('approve'))

@@ -42,6 +42,19 @@ describe('runSchedule', () => {
     expect(run.reason).toBe('t1 (last gate: store.read(a1)) neither reached a gate nor finished');
   });
 
+  it('waits for native work on the thread pool (a WebCrypto job) before it calls the turns settled', async () => {
+    const program: Program = async (ctl) => {
+      ctl.spawn('t1', async () => {
+        await ctl.gate('t1', 'before');
+        // Many hashes in a row: each finishes on the thread pool, after event-loop rounds no one can count.
+        for (let i = 0; i < 20; i++) await crypto.subtle.digest('SHA-256', new Uint8Array(1 << 16));
+        await ctl.gate('t1', 'after');
+      });
+    };
+    const run = await runSchedule(program, replaySelector(parseSchedule('t1:1 t1:2')), { trackNativeWork: true });
+    expect(run.status).toBe('complete');
+  });
+
   it('reports a timeout when a schedule goes past its release budget', async () => {
     const program: Program = async (ctl) => {
       ctl.spawn('t1', async () => {

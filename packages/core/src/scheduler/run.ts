@@ -3,6 +3,7 @@
 // then is a choice made. The three modes (exhaustive, sampled, replay) differ only in their selector.
 import { Recorder } from '../history/recorder.js';
 import type { GateFn, GateOptions, PendingGate, Release } from './gate.js';
+import { trackNativeWork } from './inflight.js';
 import { settle } from './settle.js';
 
 /** What a scenario's program may do while it runs. */
@@ -63,6 +64,11 @@ export interface RunLimits {
   /** Releases allowed in one schedule before it is called a timeout. */
   readonly maxReleases?: number;
   readonly setupCache?: SetupCache;
+  /**
+   * Count thread-pool work (a WebCrypto job) in flight and settle only once it is done. It costs every promise a
+   * hook, so only subjects that await such work between gates ask for it.
+   */
+  readonly trackNativeWork?: boolean;
 }
 
 interface Held extends PendingGate {
@@ -75,9 +81,11 @@ export async function runSchedule(program: Program, selector: Selector, limits: 
   const unhandled: string[] = [];
   const onUnhandled = (reason: unknown) => void unhandled.push(reason instanceof Error ? reason.message : String(reason));
   process.on('unhandledRejection', onUnhandled);
+  const untrack = limits.trackNativeWork ? trackNativeWork() : () => {};
   try {
     return { ...(await drive(program, selector, limits)), unhandled };
   } finally {
+    untrack();
     process.off('unhandledRejection', onUnhandled);
   }
 }

@@ -1,11 +1,15 @@
 // Quiescence: let every turn run until it is blocked at a gate, blocked elsewhere, or finished. Promise jobs all run
 // before the next macrotask, so one setImmediate round drains them; a few more rounds catch code that hops through
-// the macrotask queue (setImmediate, a zero timeout). Nothing here reads a clock.
+// the macrotask queue (setImmediate, a zero timeout). Native work on the thread pool (a WebCrypto job) is waited for
+// until it is done, however many rounds that takes. Nothing here reads a clock.
+import { nativeWorkInFlight } from './inflight.js';
 
 /** Rounds in a row with nothing new before the turns are taken to be settled. */
 const STABLE_ROUNDS = 3;
 /** Rounds after which a program that keeps changing is reported instead of waited for. */
 const MAX_ROUNDS = 10_000;
+/** Rounds spent waiting for native work, after which it is taken to be stuck. */
+const MAX_NATIVE_ROUNDS = 10_000_000;
 
 const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -16,8 +20,14 @@ const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve)
 export async function settle(signature: () => string, onRound: () => void): Promise<boolean> {
   let last = signature();
   let same = 0;
+  let waited = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     await nextMacrotask();
+    if (nativeWorkInFlight() > 0 && waited++ < MAX_NATIVE_ROUNDS) {
+      round--;
+      same = 0;
+      continue;
+    }
     onRound();
     const now = signature();
     if (now === last) {

@@ -1,0 +1,30 @@
+// The Vercel AI SDK as an adapter: three approval wirings on the generateText and streamText paths, over an
+// in-memory or SQLite chat store, for any installed version.
+import type { Adapter } from '@approval-conformance/core';
+import { detectFeatures } from './features.js';
+import type { AiLib } from './lib.js';
+import { WIRINGS } from './wirings.js';
+import { createWorld } from './world.js';
+
+export async function aiSdkAdapter(lib: AiLib): Promise<Adapter> {
+  const features = await detectFeatures(lib);
+  return {
+    framework: 'ai',
+    version: lib.version,
+    wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
+    stores: ['memory', 'sqlite'],
+    // The signed wiring's HMACs are WebCrypto jobs on the thread pool.
+    awaitsNativeWork: true,
+    applicability(_scenario, wiringId) {
+      const wiring = WIRINGS.find((w) => w.id === wiringId);
+      if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
+      const missing = wiring.unavailable(features);
+      return missing ? { applicable: false, reason: missing } : { applicable: true };
+    },
+    async createWorld(env) {
+      const wiring = WIRINGS.find((w) => w.id === env.wiring);
+      if (!wiring) throw new Error(`unknown wiring '${env.wiring}'; the AI SDK has ${WIRINGS.map((w) => w.id).join(', ')}`);
+      return createWorld(lib, wiring, env);
+    },
+  };
+}

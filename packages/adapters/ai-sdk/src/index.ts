@@ -1,0 +1,5 @@
+// @approval-conformance/adapter-ai-sdk: the Vercel AI SDK under the suite.
+export { aiSdkAdapter } from './adapter.js';
+export { pinnedLib, PINNED_VERSIONS, type AiLib, type PinnedLine } from './lib.js';
+export { detectFeatures, type Features } from './features.js';
+export { installedLib, InstallError, OLDEST } from './install.js';

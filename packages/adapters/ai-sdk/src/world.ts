@@ -1,0 +1,143 @@
+// One world: a fresh chat store (in memory, or a SQLite file) behind the docs' chat route, the version's mock model,
+// and the tools. The client holds the approval ids it was shown and answers with new messages, as the SDK's UI does.
+import type { Answer, ProposalRequest, RecordState, World, WorldEnv } from '@approval-conformance/core';
+import type { AiLib } from './lib.js';
+import { actionOf, brainReply, mockModel } from './model.js';
+import { serve, type Route } from './route.js';
+import { ChatStore, newRecordBook } from './store.js';
+import { editCall, tamperings } from './tampering.js';
+import { buildTools, needsApproval } from './tools.js';
+import { APPROVAL, ApprovalNames, recordStates, toolCalls, type Message } from './transcript.js';
+import type { Wiring } from './wirings.js';
+
+export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
+  const style = wiring.approval === 'cookbook' ? 'cookbook' : 'native';
+  let names = new ApprovalNames();
+  let book = newRecordBook();
+  let known = new Set<string>();
+  let request: ProposalRequest = { alternatives: [] };
+  let proposals = 0;
+
+  const states = (messages: readonly Message[] | undefined): Map<string, RecordState> => {
+    const found = recordStates(messages, style, names, needsApproval);
+    for (const approvalId of found.keys()) known.add(approvalId);
+    return found;
+  };
+  const open = () =>
+    new ChatStore(env.store, env.scratchDir, {
+      gate: env.gate,
+      history: env.history,
+      approvals: () => known,
+      states,
+      book: () => book,
+    });
+  let store = open();
+
+  const model = mockModel(
+    lib,
+    brainReply({
+      model: env.model,
+      backend: env.backend,
+      history: env.history,
+      request: () => request,
+      nextApproval: () => `a${++proposals}`,
+    }),
+  );
+  const route: Route = {
+    lib,
+    wiring,
+    tools: buildTools(lib, env.backend, style),
+    model,
+    store: () => store,
+    names: () => names,
+    backend: env.backend,
+    connections: env.connections,
+  };
+
+  /** The client's answer to one approval, as a message part: the SDK's approval response, or the cookbook's string. */
+  const answerPart = (answer: Answer) => {
+    if (style === 'native') {
+      const approvalId = names.sdkId(answer.approvalId);
+      if (approvalId === undefined) throw new Error(`the client was never shown approval ${answer.approvalId}`);
+      return { type: 'tool-approval-response', approvalId, approved: answer.approved };
+    }
+    const call = toolCalls(store.peek() ?? []).find((c) => c['toolCallId'] === answer.approvalId);
+    return {
+      type: 'tool-result',
+      toolCallId: answer.approvalId,
+      toolName: call?.['toolName'] ?? 'transfer',
+      output: { type: 'text', value: answer.approved ? APPROVAL.YES : APPROVAL.NO },
+    };
+  };
+
+  const world: World = {
+    async propose(turn, req) {
+      request = req;
+      await serve(route, turn, [{ role: 'user', content: [{ type: 'text', text: 'Please do what we discussed.' }] }]);
+      const approvalId = `a${proposals}`;
+      const call = toolCalls(store.peek() ?? []).find((c) => c['toolCallId'] === approvalId);
+      if (!call || states(store.peek()).get(approvalId) !== 'unspent') return undefined;
+      return { approvalId, action: actionOf(call['toolName'], call['input']) };
+    },
+
+    async resume(turn, answer) {
+      await serve(route, turn, [{ role: 'tool', content: [answerPart(answer)] }]);
+    },
+
+    async resumeMany(turn, answers) {
+      await serve(route, turn, [{ role: 'tool', content: answers.map(answerPart) }]);
+    },
+
+    async inspect(approvalId) {
+      return { state: states(store.peek()).get(approvalId) ?? 'absent', version: book.version };
+    },
+
+    async tamper(approvalId, action) {
+      // The holder of the transcript edits the approved call's input and writes the transcript back.
+      await store.save('holder', editCall(store.peek() ?? [], style, names, approvalId, action));
+    },
+
+    tamperings: tamperings(style, {
+      store: () => store,
+      names: () => names,
+    }),
+
+    async snapshot() {
+      return {
+        store: store.snapshot(),
+        names: names.entries(),
+        book: { version: book.version, lastStates: [...book.lastStates] },
+        known: [...known],
+        request,
+        proposals,
+      };
+    },
+
+    async restore(snapshot) {
+      const s = snapshot as {
+        store: unknown;
+        names: [string, string][];
+        book: { version: number; lastStates: [string, RecordState][] };
+        known: string[];
+        request: ProposalRequest;
+        proposals: number;
+      };
+      store.restore(s.store);
+      names = new ApprovalNames(s.names);
+      book = { version: s.book.version, lastStates: new Map(s.book.lastStates) };
+      known = new Set(s.known);
+      ({ request, proposals } = s);
+    },
+
+    async restart() {
+      // A new process: the SDK held nothing; an in-memory store starts empty, a SQLite store reopens its file.
+      store.close();
+      store = open();
+    },
+
+    async close() {
+      store.close();
+    },
+  };
+  return world;
+}
