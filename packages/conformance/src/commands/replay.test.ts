@@ -30,6 +30,13 @@ describe('approval-conformance replay', () => {
     expect(out).toContain('Reproduced');
   });
 
+  it('replays every counterexample with --all, one line each', async () => {
+    const { code, out } = await cli('replay', file, '--all');
+    expect(code).toBe(0);
+    expect(out).toContain(`reproduced  ${CELL}`);
+    expect(out).toMatch(/^[1-9]\d* reproduced, 0 differed\.$/m);
+  });
+
   it('says so, with exit code 1, when the replay gives another history', async () => {
     const results = JSON.parse(await readFile(file, 'utf8'));
     const cell = results.cells.find((c: { id: string }) => c.id === CELL);
@@ -39,6 +46,9 @@ describe('approval-conformance replay', () => {
     const { code, out } = await cli('replay', edited, '--cell', CELL);
     expect(code).toBe(1);
     expect(out).toContain('DIFFERENT');
+    const all = await cli('replay', edited, '--all');
+    expect(all.code).toBe(1);
+    expect(all.out).toMatch(/ reproduced, 1 differed\./);
   });
 
   it.each([

@@ -1,22 +1,24 @@
-// `replay`: re-run one counterexample from a results file on a fresh world and print its story.
-import { parseSchedule, replaySchedule, SCENARIOS, ScheduleMismatch } from '@approval-conformance/core';
+// `replay`: re-run one counterexample from a results file on a fresh world and print its story, or all of them.
+import { parseSchedule, replaySchedule, SCENARIOS, ScheduleMismatch, type Adapter } from '@approval-conformance/core';
 import { parseCommandArgs } from '../args.js';
 import { loadAdapter } from '../frameworks.js';
-import { cellWithCounterexample, readResults } from '../results.js';
+import { cellWithCounterexample, readResults, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
-const HELP = `Usage: approval-conformance replay FILE --cell ID
+const HELP = `Usage: approval-conformance replay FILE [--cell ID | --all]
 
 Replays the counterexample of one cell of a results file (written by
 'run --json FILE') on a fresh world, prints its story, and says whether it
-reproduced the recorded history. Without --cell, lists the cells that have a
+reproduced the recorded history. With --all, replays every counterexample in the
+file and prints one line for each. Without either, lists the cells that have a
 counterexample.
 
-Exit codes: 0 reproduced (or listed), 1 the replay differed, 2 bad input.
+Exit codes: 0 reproduced (or listed), 1 a replay differed, 2 bad input.
 
 Options:
   --cell ID   the cell's id, e.g. reference/after-snapshot/memory/double-resume/at-most-once
+  --all       replay every counterexample in the file
   -h, --help  show this help
 `;
 
@@ -27,6 +29,7 @@ export const replayCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('replay', argv, {
       cell: { type: 'string' },
+      all: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -36,6 +39,10 @@ export const replayCommand: Command = {
     const [file, ...extra] = positionals;
     if (file === undefined) throw new UsageError("replay needs a results FILE; see 'approval-conformance replay --help'.");
     if (extra.length > 0) throw new UsageError(`replay takes one FILE, got also '${extra[0]}'.`);
+    if (values.all) {
+      if (values.cell !== undefined) throw new UsageError('replay takes --cell ID or --all, not both.');
+      return replayAll(file, io);
+    }
     if (values.cell === undefined) {
       const replayable = (await readResults(file)).cells.filter((c) => c.counterexample !== undefined);
       io.out(
@@ -47,30 +54,60 @@ export const replayCommand: Command = {
     }
     const cell = await cellWithCounterexample(file, values.cell);
     const counterexample = cell.counterexample!;
-    const scenario = SCENARIOS.get(cell.scenario);
-    if (!scenario) throw new UsageError(`cell '${cell.id}' names scenario '${cell.scenario}', which this suite does not have.`);
-    try {
-      parseSchedule(counterexample.schedule);
-    } catch (error) {
-      throw new UsageError(`cell '${cell.id}' has a corrupt schedule: ${(error as Error).message}.`);
-    }
-    const adapter = await loadAdapter({ name: cell.framework, version: cell.version });
-
-    const { schedule, story: recorded } = counterexample;
-    io.out(`${cell.id}: ${cell.verdict}, ${counterexample.steps} steps\nschedule: ${schedule}\n\n`);
-    let story: readonly string[];
-    try {
-      ({ story } = await replaySchedule({ adapter, wiring: cell.wiring, store: cell.store, scenario }, schedule));
-    } catch (error) {
-      if (!(error instanceof ScheduleMismatch)) throw error;
-      io.out(`The replay did not follow the schedule: ${error.message}.\nThe subject is nondeterministic, or changed since the results were written.\n`);
+    io.out(`${cell.id}: ${cell.verdict}, ${counterexample.steps} steps\nschedule: ${counterexample.schedule}\n\n`);
+    const replayed = await replayCell(cell, new Map());
+    if (replayed.outcome === 'mismatch') {
+      io.out(`The replay did not follow the schedule: ${replayed.message}.\nThe subject is nondeterministic, or changed since the results were written.\n`);
       return 1;
     }
     const witness = new Set(counterexample.witness);
-    io.out(story.map((line, i) => `${witness.has(i) ? '>' : ' '} ${String(i + 1).padStart(2)}. ${line}`).join('\n') + '\n');
+    io.out(replayed.story.map((line, i) => `${witness.has(i) ? '>' : ' '} ${String(i + 1).padStart(2)}. ${line}`).join('\n') + '\n');
     io.out(`\n${counterexample.explanation}\n`);
-    const same = story.length === recorded.length && story.every((line, i) => line === recorded[i]);
+    const same = replayed.outcome === 'reproduced';
     io.out(same ? '\nReproduced: the replay gave the recorded history.\n' : '\nDIFFERENT: the replay gave another history than the one recorded.\n');
     return same ? 0 : 1;
   },
 };
+
+type Replayed =
+  | { readonly outcome: 'reproduced' | 'different'; readonly story: readonly string[] }
+  | { readonly outcome: 'mismatch'; readonly message: string };
+
+/** Runs a cell's counterexample again on a fresh world; adapters are loaded once per framework version. */
+async function replayCell(cell: ResultCell, adapters: Map<string, Promise<Adapter>>): Promise<Replayed> {
+  const counterexample = cell.counterexample!;
+  const scenario = SCENARIOS.get(cell.scenario);
+  if (!scenario) throw new UsageError(`cell '${cell.id}' names scenario '${cell.scenario}', which this suite does not have.`);
+  try {
+    parseSchedule(counterexample.schedule);
+  } catch (error) {
+    throw new UsageError(`cell '${cell.id}' has a corrupt schedule: ${(error as Error).message}.`);
+  }
+  const key = `${cell.framework}@${cell.version}`;
+  if (!adapters.has(key)) adapters.set(key, loadAdapter({ name: cell.framework, version: cell.version }));
+  const adapter = await adapters.get(key)!;
+  try {
+    const { story } = await replaySchedule({ adapter, wiring: cell.wiring, store: cell.store, scenario }, counterexample.schedule);
+    const recorded = counterexample.story;
+    const same = story.length === recorded.length && story.every((line, i) => line === recorded[i]);
+    return { outcome: same ? 'reproduced' : 'different', story };
+  } catch (error) {
+    if (!(error instanceof ScheduleMismatch)) throw error;
+    return { outcome: 'mismatch', message: error.message };
+  }
+}
+
+/** Every counterexample of a results file, one line each, and exit code 1 if any did not reproduce. */
+async function replayAll(file: string, io: Parameters<Command['run']>[1]): Promise<number> {
+  const cells = (await readResults(file)).cells.filter((c) => c.counterexample !== undefined);
+  const adapters = new Map<string, Promise<Adapter>>();
+  let differed = 0;
+  for (const cell of cells) {
+    const replayed = await replayCell(cell, adapters);
+    if (replayed.outcome !== 'reproduced') differed++;
+    const word = { reproduced: 'reproduced', different: 'DIFFERENT ', mismatch: 'MISMATCH  ' }[replayed.outcome];
+    io.out(`${word}  ${cell.id}\n`);
+  }
+  io.out(`\n${cells.length - differed} reproduced, ${differed} differed.\n`);
+  return differed === 0 ? 0 : 1;
+}
