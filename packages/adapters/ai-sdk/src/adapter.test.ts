@@ -37,6 +37,13 @@ describe('ai 5.x', () => {
     expect(verdicts(result.verdicts)['at-most-once']).toBe('fail');
   });
 
+  it('runs the tool twice when one message carries the same "Yes, confirmed." twice', async () => {
+    const a = await load(5);
+    const twice = await runWay(a, 'cookbook-hitl', 'replay', { gate: 'client:1', choice: 1 }, 'at-most-once');
+    expect(twice.holds).toBe(false);
+    expect(twice.explanation).toMatch(/dispatch t1\/a1\) then t1 \(dispatch t1\/a1#2\)/);
+  });
+
   it('runs only the tools the recipe lists, so a forged answer for `note` does nothing', async () => {
     const a = await load(5);
     const result = await runWay(a, 'cookbook-hitl', 'tamper', { gate: 'holder:1', choice: 2 }, 'integrity');
@@ -74,6 +81,7 @@ describe.each([
     expect(again.explanation).toMatch(/t2 had read it spent/);
   });
 
+  // 6.0.0 and 7.0.0 ran it twice; later releases collect each tool call once.
   it('runs the effect once when one message carries the same approval twice', async () => {
     const a = await load(line);
     const twice = await runWay(a, 'native-approval', 'replay', { gate: 'client:1', choice: 1 }, 'at-most-once');

@@ -6,6 +6,8 @@ export interface RequestContext {
   readonly turn: string;
   /** toolCallId → the approval it runs under, from the transcript the request was served from. */
   readonly approvalOfCall: ReadonlyMap<string, string>;
+  /** How many times this request has called a tool for each approval: each call is its own dispatch. */
+  readonly dispatches: Map<string, number>;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -121,7 +121,7 @@ export async function serve(route: Route, turn: string, incoming: readonly Messa
   let messages: Message[] = [...stored, ...incoming];
   const approvalOf = approvalOfCall(messages, style, route.names(), needsApproval);
 
-  await inRequest({ turn, approvalOfCall: approvalOf }, async () => {
+  await inRequest({ turn, approvalOfCall: approvalOf, dispatches: new Map() }, async () => {
     let early: Shown[] = [];
     if (style === 'cookbook') ({ messages, shown: early } = await runAnswered(messages, route));
     const options = {

@@ -19,11 +19,14 @@ const INPUT = {
 /** Run a tool for real: the effect, attributed to the approval the call runs under. */
 export function runTool(backend: CountingBackend, toolName: string) {
   return async (input: unknown, options: { toolCallId: string }) => {
-    const { turn, approvalOfCall } = currentRequest();
+    const { turn, approvalOfCall, dispatches } = currentRequest();
     const approvalId = approvalOfCall.get(options.toolCallId) ?? options.toolCallId;
+    // One request may call the tool twice for one approval (a duplicated answer): two dispatches, not a retry.
+    const n = (dispatches.get(approvalId) ?? 0) + 1;
+    dispatches.set(approvalId, n);
     await backend.call(turn, {
       approvalId,
-      dispatch: `${turn}/${approvalId}`,
+      dispatch: n === 1 ? `${turn}/${approvalId}` : `${turn}/${approvalId}#${n}`,
       action: actionOf(toolName, input),
       requiresApproval: needsApproval(toolName),
     });
