@@ -1,64 +1,82 @@
-// The frameworks the runner knows, and how `--framework name@spec` picks one. Adapters load lazily, so a framework
-// that fails to import breaks only its own cells.
+// The frameworks the runner knows: how each loads a version, which versions the published matrix runs, and which
+// packages make up an installed version. Adapters load lazily, so a framework that fails to import breaks only its
+// own cells.
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import semver from 'semver';
 import { InstallError, resolveVersion, type Adapter } from '@approval-conformance/core';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-type Load = (version: string | undefined, log: (line: string) => void) => Promise<Adapter>;
-
-const FRAMEWORKS: Readonly<Record<string, Load>> = {
-  reference: async (version) => {
-    const { referenceAdapter } = await import('@approval-conformance/adapter-reference');
-    if (version !== undefined && version !== 'latest' && version !== referenceAdapter.version) {
-      throw new UsageError(
-        `reference is only available at version ${referenceAdapter.version} (it is built in), not '${version}'.`,
-      );
-    }
-    return referenceAdapter;
-  },
-  langgraph: async (version, log) => {
-    const lg = await import('@approval-conformance/adapter-langgraph');
-    const pinned = Object.keys(lg.PINNED_VERSIONS);
-    const chosen = await choose('langgraph', '@langchain/langgraph', version, pinned, log);
-    const line = lg.PINNED_VERSIONS[chosen];
-    if (line !== undefined) return lg.langgraphAdapter(await lg.pinnedLib(line));
-    // Any other version: installed once into the cache, with scripts disabled.
-    return lg.langgraphAdapter(await installing('langgraph', chosen, pinned, () => lg.installedLib(chosen, log)));
-  },
-  ai: async (version, log) => {
-    const sdk = await import('@approval-conformance/adapter-ai-sdk');
-    const pinned = Object.keys(sdk.PINNED_VERSIONS);
-    const chosen = await choose('ai', 'ai', version, pinned, log);
-    const line = sdk.PINNED_VERSIONS[chosen];
-    if (line !== undefined) return sdk.aiSdkAdapter(await sdk.pinnedLib(line));
-    return sdk.aiSdkAdapter(await installing('ai', chosen, pinned, () => sdk.installedLib(chosen, log)));
-  },
-};
-
-/**
- * The exact version to run: the newest pin when none is asked for, a pin or exact version as given, or the newest
- * published version in a range (`ai@6` is the last 6.x).
- */
-async function choose(
-  name: string,
-  npmName: string,
-  version: string | undefined,
-  pinned: readonly string[],
-  log: (line: string) => void,
-): Promise<string> {
-  if (version === undefined || version === 'latest') return pinned[0]!;
-  if (pinned.includes(version)) return version;
-  try {
-    const resolved = await resolveVersion(npmName, version, pinned[0]);
-    if (resolved !== version) log(`${name}@${version} is ${name}@${resolved}`);
-    return resolved;
-  } catch (error) {
-    if (!(error instanceof InstallError)) throw error;
-    throw new UsageError(`${error.message}. Pinned in the workspace: ${pinned.join(', ')}.`);
-  }
+export interface Loaded {
+  readonly adapter: Adapter;
+  /** The exact versions of the framework's packages and peers, as loaded. */
+  readonly packages: Readonly<Record<string, string>>;
 }
 
-/** Install a version, turning the installer's errors into the runner's: bad input is a usage error. */
+type Log = (line: string) => void;
+
+export interface Framework {
+  readonly name: string;
+  /** The npm package whose releases are the framework's versions; none for the built-in reference. */
+  readonly npm?: string;
+  /** Versions in the workspace, newest first: they load without installing anything. */
+  readonly pinned: readonly string[];
+  /** The published default matrix's versions, from the releases listed on the registry. */
+  defaults(releases: readonly string[]): string[];
+  /** Every wiring and store the adapter has in some version: what --wiring and --store may name. */
+  shape(): Promise<{ readonly wirings: readonly string[]; readonly stores: readonly string[] }>;
+  load(version: string, log: Log): Promise<Loaded>;
+}
+
+/**
+ * Versions of `names` as loaded: the first (the framework's main package) resolved from `dir`; each other one from
+ * `dir` when the install lists it itself, else from the main package's own folder, where its dependencies and peers
+ * resolve (pnpm does not hoist them to the top), then from `dir`.
+ */
+function packageVersions(dir: string | undefined, names: readonly string[]): Record<string, string> {
+  if (!dir || names.length === 0) return {};
+  const out: Record<string, string> = {};
+  const version = (file: string) => (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  const fromDir = createRequire(join(dir, 'package.json'));
+  let main: string;
+  try {
+    main = fromDir.resolve(`${names[0]}/package.json`);
+  } catch {
+    return out;
+  }
+  out[names[0]!] = version(main);
+  const fromMain = createRequire(join(realpathSync(dirname(main)), 'package.json'));
+  for (const name of names.slice(1)) {
+    // A package the install lists itself (a pin's own dependency) is the one loaded; others come with the main one.
+    const own = existsSync(join(dir, 'node_modules', name, 'package.json'));
+    for (const require of own ? [fromDir] : [fromMain, fromDir]) {
+      try {
+        out[name] = version(require.resolve(`${name}/package.json`));
+        break;
+      } catch {
+        // not resolvable from here
+      }
+    }
+  }
+  return out;
+}
+
+/** The last release of each minor line: 1.7.3 for 1.7. */
+export function lastOfEachMinor(releases: readonly string[]): string[] {
+  const last = new Map<string, string>();
+  for (const v of releases.filter((r) => semver.valid(r) && !semver.prerelease(r)).sort(semver.compare)) {
+    last.set(`${semver.major(v)}.${semver.minor(v)}`, v);
+  }
+  return [...last.values()];
+}
+
+const stable = (releases: readonly string[]) =>
+  releases.filter((r) => semver.valid(r) && !semver.prerelease(r)).sort(semver.compare);
+
+/** Turns the installers' errors into the runner's: bad input is a usage error, a failed install a run failure. */
 async function installing<T>(name: string, version: string, pinned: readonly string[], install: () => Promise<T>) {
   try {
     return await install();
@@ -71,14 +89,117 @@ async function installing<T>(name: string, version: string, pinned: readonly str
   }
 }
 
+const REFERENCE: Framework = {
+  name: 'reference',
+  pinned: ['0.0.0'],
+  defaults: () => ['0.0.0'],
+  async shape() {
+    const { WIRING_INFO, STORES } = await import('@approval-conformance/adapter-reference');
+    return { wirings: WIRING_INFO.map((w) => w.id), stores: STORES };
+  },
+  async load(version) {
+    const { referenceAdapter } = await import('@approval-conformance/adapter-reference');
+    if (version !== referenceAdapter.version) {
+      throw new UsageError(`reference is only available at version ${referenceAdapter.version} (it is built in), not '${version}'.`);
+    }
+    return { adapter: referenceAdapter, packages: {} };
+  },
+};
+
+const LANGGRAPH_PACKAGES = [
+  '@langchain/langgraph',
+  '@langchain/core',
+  '@langchain/langgraph-checkpoint',
+  '@langchain/langgraph-checkpoint-sqlite',
+];
+
+const LANGGRAPH: Framework = {
+  name: 'langgraph',
+  npm: '@langchain/langgraph',
+  pinned: ['1.7.3', '0.2.74'],
+  // The last release of every minor line since 0.2.
+  defaults: (releases) => lastOfEachMinor(stable(releases).filter((v) => semver.gte(v, '0.2.0'))),
+  async shape() {
+    const { WIRINGS } = await import('@approval-conformance/adapter-langgraph');
+    return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite'] };
+  },
+  async load(version, log) {
+    const lg = await import('@approval-conformance/adapter-langgraph');
+    const line = lg.PINNED_VERSIONS[version];
+    const lib =
+      line !== undefined
+        ? await lg.pinnedLib(line)
+        : await installing('langgraph', version, this.pinned, () => lg.installedLib(version, log));
+    return { adapter: await lg.langgraphAdapter(lib), packages: packageVersions(lib.dir, LANGGRAPH_PACKAGES) };
+  },
+};
+
+const AI_PACKAGES = ['ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', 'zod'];
+
+const AI: Framework = {
+  name: 'ai',
+  npm: 'ai',
+  pinned: ['7.0.173', '6.0.326', '5.0.277'],
+  // The last 5.x, and for every later major its first release and its last.
+  defaults(releases) {
+    const all = stable(releases).filter((v) => semver.gte(v, '5.0.0'));
+    const majors = [...new Set(all.map((v) => semver.major(v)))];
+    return majors.flatMap((major) => {
+      const line = all.filter((v) => semver.major(v) === major);
+      const first = line[0]!;
+      const last = line[line.length - 1]!;
+      return major === 5 || first === last ? [last] : [first, last];
+    });
+  },
+  async shape() {
+    const { WIRINGS } = await import('@approval-conformance/adapter-ai-sdk');
+    return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite'] };
+  },
+  async load(version, log) {
+    const sdk = await import('@approval-conformance/adapter-ai-sdk');
+    const line = sdk.PINNED_VERSIONS[version];
+    const lib =
+      line !== undefined
+        ? await sdk.pinnedLib(line)
+        : await installing('ai', version, this.pinned, () => sdk.installedLib(version, log));
+    return { adapter: await sdk.aiSdkAdapter(lib), packages: packageVersions(lib.dir, AI_PACKAGES) };
+  },
+};
+
+/**
+ * Extra frameworks from the module APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS names (its `FRAMEWORKS` export): how the
+ * runner's tests plug in versions that will not install, will not import, hang or crash, and a way to try an adapter
+ * before it is registered here. Worker processes inherit the variable, so they see the same list.
+ */
+async function extraFrameworks(): Promise<Framework[]> {
+  const module = process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'];
+  if (!module) return [];
+  try {
+    return ((await import(pathToFileURL(resolve(module)).href)) as { FRAMEWORKS: Framework[] }).FRAMEWORKS;
+  } catch (error) {
+    throw new UsageError(`APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS='${module}' did not load: ${(error as Error).message}`);
+  }
+}
+
+export const FRAMEWORKS: readonly Framework[] = [REFERENCE, LANGGRAPH, AI, ...(await extraFrameworks())];
+
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
 const PLANNED = ['@openai/agents', '@mastra/core'];
 
-export const FRAMEWORK_NAMES = Object.keys(FRAMEWORKS);
+export const FRAMEWORK_NAMES = FRAMEWORKS.map((f) => f.name);
+
+export function framework(name: string): Framework {
+  const found = FRAMEWORKS.find((f) => f.name === name);
+  if (!found) {
+    const planned = PLANNED.includes(name) ? ` ${name} is planned but has no adapter yet.` : '';
+    throw new UsageError(`unknown framework '${name}'.${planned} Frameworks: ${FRAMEWORK_NAMES.join(', ')}.`);
+  }
+  return found;
+}
 
 export interface FrameworkSpec {
   readonly name: string;
-  /** The version asked for, if any. */
+  /** The version asked for, if any: exact, a range, `latest`. */
   readonly version: string | undefined;
 }
 
@@ -89,11 +210,54 @@ export function parseFrameworkSpec(text: string): FrameworkSpec {
   return { name, version };
 }
 
-export async function loadAdapter(spec: FrameworkSpec, log: (line: string) => void = () => {}): Promise<Adapter> {
-  const load = FRAMEWORKS[spec.name];
-  if (!load) {
-    const planned = PLANNED.includes(spec.name) ? ` ${spec.name} is planned but has no adapter yet.` : '';
-    throw new UsageError(`unknown framework '${spec.name}'.${planned} Frameworks: ${FRAMEWORK_NAMES.join(', ')}.`);
+/** The framework's releases on the registry, or its pins when the registry cannot be asked. */
+async function releases(fw: Framework, log: Log): Promise<string[]> {
+  if (!fw.npm) return [...fw.pinned];
+  try {
+    const { npmView } = await import('@approval-conformance/core');
+    const listed = await npmView<string[] | string>(fw.npm, ['versions']);
+    return listed === undefined ? [...fw.pinned] : Array.isArray(listed) ? listed : [listed];
+  } catch (error) {
+    log(`cannot list ${fw.npm} releases (${(error as Error).message}); using the pinned versions`);
+    return [...fw.pinned];
   }
-  return load(spec.version, log);
+}
+
+/**
+ * The exact versions a spec names: the framework's default versions when none is given, the newest release for
+ * `latest`, the version itself when exact, and the last release of each minor line in a range (`ai@6`, `^1.2`).
+ */
+export async function expandSpec(spec: FrameworkSpec, log: Log = () => {}): Promise<string[]> {
+  const fw = framework(spec.name);
+  const { version } = spec;
+  if (version === undefined) return fw.defaults(await releases(fw, log));
+  if (version === 'latest') return [stable(await releases(fw, log)).at(-1) ?? fw.pinned[0]!];
+  if (fw.pinned.includes(version)) return [version];
+  if (!fw.npm) {
+    throw new UsageError(`${fw.name} is only available at version ${fw.pinned.join(', ')} (it is built in), not '${version}'.`);
+  }
+  if (semver.valid(version)) return [version];
+  if (semver.validRange(version) === null) {
+    // One clear line naming the fix, from the same check the installers use.
+    try {
+      await resolveVersion(fw.npm, version, fw.pinned[0]);
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message}. Pinned in the workspace: ${fw.pinned.join(', ')}.`);
+    }
+  }
+  const inRange = lastOfEachMinor(stable(await releases(fw, log)).filter((v) => semver.satisfies(v, version)));
+  if (inRange.length === 0) {
+    throw new UsageError(`no published ${spec.name} version is in '${version}'. Pinned in the workspace: ${fw.pinned.join(', ')}.`);
+  }
+  return inRange;
+}
+
+/** One framework version's adapter: `loadAdapter({ name: 'ai', version: '6.0.326' })`. */
+export async function loadAdapter(spec: FrameworkSpec, log: Log = () => {}): Promise<Adapter> {
+  const fw = framework(spec.name);
+  const versions = spec.version === undefined ? [fw.pinned[0]!] : await expandSpec(spec, log);
+  if (versions.length !== 1) {
+    throw new UsageError(`${spec.name}@${spec.version} names ${versions.length} versions (${versions.join(', ')}); give one.`);
+  }
+  return (await fw.load(versions[0]!, log)).adapter;
 }

@@ -9,8 +9,8 @@ import { UsageError } from './usage-error.js';
 
 export const COMMANDS: readonly Command[] = [modelCommand, runCommand, replayCommand, regressionCommand];
 
-/** The command that runs when none is named. The runner will take this place once it exists. */
-const DEFAULT_COMMAND = modelCommand;
+/** The command that runs when none is named: the runner, which with no options runs the default matrix. */
+const DEFAULT_COMMAND = runCommand;
 
 export const HELP = `Usage: approval-conformance <command> [options]
 
@@ -21,7 +21,7 @@ recorded and disclosed truthfully, under every interleaving.
 Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
 
-With no command, runs '${DEFAULT_COMMAND.name}' (the default until the conformance runner exists).
+With no command, runs '${DEFAULT_COMMAND.name}': with no options, the published default matrix, into reports/.
 Run 'approval-conformance <command> --help' for a command's options.
 `;
 
@@ -38,7 +38,6 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (first === undefined || first.startsWith('-')) {
       // No command: the default one, with any options given.
-      io.err(`approval-conformance: no command given; running '${DEFAULT_COMMAND.name}' (the default until the runner exists).\n`);
       return await DEFAULT_COMMAND.run(argv, io);
     }
     const command = COMMANDS.find((c) => c.name === first);

@@ -1,10 +1,13 @@
-// The results file: one cell per framework version × wiring × store × scenario × property, schemaVersion 1.
+// The results file: one cell per framework version × wiring × store × scenario × property, and the environment it
+// ran in. schemaVersion 2 (schema/results.schema.json); version 1 files (cells only) are still read.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Counterexample, PropertyId, ScenarioId, Verdict } from '@approval-conformance/core';
 import { UsageError } from './usage-error.js';
 
+export const SCHEMA_VERSION = 2;
+
 export interface ResultCell {
-  /** `framework/wiring/store/scenario/property`: what `replay --cell` takes. */
+  /** `framework@version/wiring/store/scenario/property`: what `replay --cell` takes. */
   readonly id: string;
   readonly framework: string;
   readonly version: string;
@@ -21,23 +24,56 @@ export interface ResultCell {
   readonly counterexample?: Counterexample;
   /** What the subject did that no property covers (a turn threw, a rejection nobody handled). */
   readonly findings?: readonly string[];
+  /** Wall-clock milliseconds the cell's exploration took (shared by the properties of one scenario run). */
+  readonly ms?: number;
+}
+
+/** One framework version the run covered, as installed. */
+export interface ResultTarget {
+  readonly framework: string;
+  readonly version: string;
+  /** What was asked for: `ai@6`, `langgraph@file:../langgraphjs/libs/langgraph`. */
+  readonly spec: string;
+  /** The exact versions of the framework's packages and their peers, as loaded. */
+  readonly packages: Readonly<Record<string, string>>;
+  /** Set when the version could not be installed or imported: every cell of it is then an error. */
+  readonly error?: string;
+}
+
+export interface Environment {
+  readonly suite: string;
+  readonly node: string;
+  readonly os: string;
+  readonly arch: string;
+  readonly cpus: number;
 }
 
 export interface ResultsFile {
-  readonly schemaVersion: 1;
+  readonly schemaVersion: 1 | 2;
+  readonly environment?: Environment;
+  /** When the run started and last wrote a cell (ISO 8601). */
+  readonly started?: string;
+  readonly updated?: string;
+  readonly targets?: readonly ResultTarget[];
   readonly cells: readonly ResultCell[];
 }
 
-export function cellId(c: Pick<ResultCell, 'framework' | 'wiring' | 'store' | 'scenario' | 'property'>): string {
-  return [c.framework, c.wiring, c.store, c.scenario, c.property].join('/');
+export function cellId(
+  c: Pick<ResultCell, 'framework' | 'version' | 'wiring' | 'store' | 'scenario' | 'property'>,
+): string {
+  return [`${c.framework}@${c.version}`, c.wiring, c.store, c.scenario, c.property].join('/');
 }
 
 /** Writes through a temporary file, so an interrupted run never leaves half a file behind. */
-export async function writeResults(file: string, cells: readonly ResultCell[]): Promise<void> {
-  const results: ResultsFile = { schemaVersion: 1, cells };
-  await writeFile(`${file}.tmp`, JSON.stringify(results, null, 2) + '\n');
+export async function writeResults(file: string, results: Omit<ResultsFile, 'schemaVersion'>): Promise<void> {
+  const data: ResultsFile = { schemaVersion: SCHEMA_VERSION, ...results };
+  await writeFile(`${file}.tmp`, JSON.stringify(data, null, 2) + '\n');
   await rename(`${file}.tmp`, file);
 }
+
+/** Version 1 cells had no version in their id; give them the version 2 id. */
+const upgrade = (cell: ResultCell): ResultCell =>
+  cell.id.split('/')[0]!.includes('@') ? cell : { ...cell, id: cellId(cell) };
 
 export async function readResults(file: string): Promise<ResultsFile> {
   let text: string;
@@ -51,16 +87,20 @@ export async function readResults(file: string): Promise<ResultsFile> {
   try {
     data = JSON.parse(text);
   } catch {
-    throw new UsageError(`'${file}' is not JSON; expected a results file written by 'approval-conformance run --json'.`);
+    throw new UsageError(`'${file}' is not JSON; expected a results file written by 'approval-conformance run'.`);
   }
   const results = data as Partial<ResultsFile>;
   if (typeof data !== 'object' || data === null || !Array.isArray(results.cells)) {
-    throw new UsageError(`'${file}' is not a results file (no "cells" list); write one with 'run --json FILE'.`);
+    throw new UsageError(`'${file}' is not a results file (no "cells" list); write one with 'approval-conformance run'.`);
   }
-  if (results.schemaVersion !== 1) {
-    throw new UsageError(`'${file}' has schemaVersion ${JSON.stringify(results.schemaVersion)}; this suite reads 1.`);
+  if (results.schemaVersion !== 1 && results.schemaVersion !== SCHEMA_VERSION) {
+    throw new UsageError(
+      `'${file}' has schemaVersion ${JSON.stringify(results.schemaVersion)}; this suite reads 1 and ${SCHEMA_VERSION}.`,
+    );
   }
-  return results as ResultsFile;
+  const bad = results.cells.find((c) => typeof c?.id !== 'string' || typeof c?.verdict !== 'string');
+  if (bad !== undefined) throw new UsageError(`'${file}' has a cell without an id or a verdict; it is corrupt.`);
+  return { ...(results as ResultsFile), cells: results.cells.map(upgrade) };
 }
 
 /** The cell `id` of a results file, with a counterexample, or a UsageError saying what is missing and what to do. */

@@ -1,7 +1,7 @@
 // Any published AI SDK version from 5.0, installed on demand into a cache folder of its own with scripts disabled,
 // and loaded through a small shim there that exports `ai`, `ai/test` and the version.
 import semver from 'semver';
-import { installIsolated, InstallError, npmView } from '@approval-conformance/core';
+import { installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core';
 import type { AiLib } from './lib.js';
 
 /** The first line the adapter drives: 5.0 brought ai/test's V2 mock and the messages the adapter reads. */
@@ -32,7 +32,7 @@ export async function installedLib(version: string, log: (line: string) => void 
     },
     log,
   );
-  return { version: lib.version, ai: lib.ai, test: lib.test };
+  return { version: lib.version, ai: lib.ai, test: lib.test, dir: isolatedFolder(folder) };
 }
 
 export { InstallError };

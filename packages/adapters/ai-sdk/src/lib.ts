@@ -7,6 +7,8 @@ export type Module = Record<string, any>;
 
 export interface AiLib {
   readonly version: string;
+  /** Where the version is installed (a pin's folder, a cache folder): its packages resolve from here. */
+  readonly dir?: string;
   readonly ai: Module;
   /** `ai/test`: MockLanguageModelV2 (5.x), V3 (6.x), V4 (7.x). */
   readonly test: Module;
@@ -22,7 +24,7 @@ export async function pinnedLib(line: PinnedLine): Promise<AiLib> {
       : line === 6
         ? await import('@approval-conformance/ai-sdk-pin-6')
         : await import('@approval-conformance/ai-sdk-pin-7');
-  return { version: pin.version, ai: pin.ai, test: pin.test };
+  return { version: pin.version, ai: pin.ai, test: pin.test, dir: pin.dir };
 }
 
 /** The pinned versions, newest first: `ai@VERSION` names one of these without installing anything. */

@@ -63,8 +63,9 @@ interface Shim {
   readonly version: string;
 }
 
-const libOf = (shim: Shim): LangGraphLib => ({
+const libOf = (shim: Shim, folder: string): LangGraphLib => ({
   version: shim.version,
+  dir: isolatedFolder(folder),
   langgraph: shim.langgraph,
   ...(shim.sqlite ? { sqlite: shim.sqlite } : {}),
 });
@@ -73,7 +74,7 @@ const libOf = (shim: Shim): LangGraphLib => ({
 export async function installedLib(version: string, log: (line: string) => void = () => {}): Promise<LangGraphLib> {
   if (!semver.valid(version)) throw new InstallError(`'${version}' is not a version; give an exact one, like 1.7.3`);
   const folder = `langgraph@${version}`;
-  if (existsSync(join(isolatedFolder(folder), 'ready.json'))) return libOf(await installIsolated<Shim>(cached(folder), log));
+  if (existsSync(join(isolatedFolder(folder), 'ready.json'))) return libOf(await installIsolated<Shim>(cached(folder), log), folder);
 
   const manifest = await npmView<Manifest>(`${LANGGRAPH}@${version}`, ['dependencies', 'peerDependencies']);
   if (!manifest) throw new InstallError(`${LANGGRAPH}@${version} is not published`);
@@ -99,6 +100,7 @@ export async function installedLib(version: string, log: (line: string) => void 
       },
       log,
     ),
+    folder,
   );
   log(`installed ${LANGGRAPH}@${lib.version}${saver ? ` with ${SQLITE}@${saver}` : ''}`);
   return lib;

@@ -7,6 +7,8 @@ export type Module = Record<string, any>;
 
 export interface LangGraphLib {
   readonly version: string;
+  /** Where the version is installed (a pin's folder, a cache folder): its packages resolve from here. */
+  readonly dir?: string;
   readonly langgraph: Module;
   /** `@langchain/langgraph-checkpoint-sqlite`, when installed. */
   readonly sqlite?: Module;
@@ -18,7 +20,7 @@ export async function pinnedLib(line: 0 | 1): Promise<LangGraphLib> {
     line === 0
       ? await import('@approval-conformance/langgraph-pin-0')
       : await import('@approval-conformance/langgraph-pin-1');
-  return { version: pin.version, langgraph: pin.langgraph, sqlite: pin.sqlite };
+  return { version: pin.version, langgraph: pin.langgraph, sqlite: pin.sqlite, dir: pin.dir };
 }
 
 /** The pinned versions, newest first: what `langgraph@VERSION` can name until versions install on demand. */

@@ -8,9 +8,9 @@ describe('approval-conformance regression', () => {
   it('writes a vitest test that replays a counterexample and checks it fails the same way', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-regression-'));
     const results = join(dir, 'results.json');
-    await cli('run', '--wiring', 'after-snapshot', '--store', 'memory', '--scenario', 'double-resume', '--json', results, '--quiet');
+    await cli('run', '--framework', 'reference', '--wiring', 'after-snapshot', '--store', 'memory', '--scenario', 'double-resume', '--json', results, '--quiet');
     const out = join(dir, 'after-snapshot.test.ts');
-    const cell = 'reference/after-snapshot/memory/double-resume/at-most-once';
+    const cell = 'reference@0.0.0/after-snapshot/memory/double-resume/at-most-once';
     const { code, err } = await cli('regression', results, '--cell', cell, '--out', out);
     expect(code).toBe(0);
     expect(err).toContain(`wrote ${out}`);

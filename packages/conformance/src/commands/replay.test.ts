@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../run-io.fixtures.js';
 
-const CELL = 'reference/before-fresh/memory/double-resume/at-most-once';
+const CELL = 'reference@0.0.0/before-fresh/memory/double-resume/at-most-once';
 let dir: string;
 let file: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ac-replay-'));
   file = join(dir, 'results.json');
-  await cli('run', '--wiring', 'before-fresh,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--json', file, '--quiet');
+  await cli('run', '--framework', 'reference', '--wiring', 'before-fresh,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--json', file, '--quiet');
 });
 
 describe('approval-conformance replay', () => {
@@ -55,12 +55,12 @@ describe('approval-conformance replay', () => {
     ['missing.json', /no such file/],
     ['not-json.json', /is not JSON/],
     ['foreign.json', /is not a results file/],
-    ['future.json', /schemaVersion 2; this suite reads 1/],
+    ['future.json', /schemaVersion 3; this suite reads 1 and 2/],
   ])('rejects %s with one clear line', async (name, message) => {
     const path = join(dir, name);
     if (name === 'not-json.json') await writeFile(path, '{"cells": [');
     if (name === 'foreign.json') await writeFile(path, '{"name": "some-package"}');
-    if (name === 'future.json') await writeFile(path, '{"schemaVersion": 2, "cells": []}');
+    if (name === 'future.json') await writeFile(path, '{"schemaVersion": 3, "cells": []}');
     const { code, err } = await cli('replay', path, '--cell', CELL);
     expect(code).toBe(2);
     expect(err.trim().split('\n')).toHaveLength(1);
@@ -69,7 +69,7 @@ describe('approval-conformance replay', () => {
 
   it('rejects an unknown cell and a cell without a counterexample', async () => {
     expect((await cli('replay', file, '--cell', 'nope')).err).toMatch(/no cell 'nope'/);
-    const passing = 'reference/cas-fresh/memory/double-resume/at-most-once';
+    const passing = 'reference@0.0.0/cas-fresh/memory/double-resume/at-most-once';
     expect((await cli('replay', file, '--cell', passing)).err).toMatch(/is pass: it has no counterexample/);
   });
 });

@@ -17,7 +17,7 @@ counterexample.
 Exit codes: 0 reproduced (or listed), 1 a replay differed, 2 bad input.
 
 Options:
-  --cell ID   the cell's id, e.g. reference/after-snapshot/memory/double-resume/at-most-once
+  --cell ID   the cell's id, e.g. reference@0.0.0/after-snapshot/memory/double-resume/at-most-once
   --all       replay every counterexample in the file
   -h, --help  show this help
 `;

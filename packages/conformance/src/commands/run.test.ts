@@ -13,11 +13,13 @@ describe('approval-conformance run', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/after-snapshot\s+memory\s+fail \(4 steps\)\s+fail \(2 steps\)/);
     expect(out).toMatch(/cas-fresh\s+memory\s+pass \(\d+ schedules\)/);
-    expect(err).toMatch(/^\[1\/\d+\] reference@\d+\.\d+\.\d+ after-snapshot memory double-resume$/m);
+    expect(err).toMatch(/^\[1\/\d+\] reference@\d+\.\d+\.\d+ after-snapshot memory double-resume · /m);
 
     const results = JSON.parse(await readFile(file, 'utf8'));
-    expect(results.schemaVersion).toBe(1);
-    const amo = results.cells.find((c: { id: string }) => c.id === 'reference/after-snapshot/memory/double-resume/at-most-once');
+    expect(results.schemaVersion).toBe(2);
+    expect(results.environment.node).toBe(process.version);
+    expect(results.targets).toEqual([{ framework: 'reference', version: '0.0.0', spec: 'reference', packages: {} }]);
+    const amo = results.cells.find((c: { id: string }) => c.id === 'reference@0.0.0/after-snapshot/memory/double-resume/at-most-once');
     expect(amo).toMatchObject({
       framework: 'reference',
       wiring: 'after-snapshot',
@@ -34,7 +36,7 @@ describe('approval-conformance run', () => {
   });
 
   it('says sampled for a sampled pass', async () => {
-    const { out } = await cli('run', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--sampled', '5', '--quiet');
+    const { out } = await cli('run', '--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--sampled', '5', '--quiet');
     expect(out).toMatch(/pass \(sampled 5\)/);
     expect(out).not.toMatch(/pass \(\d+ schedules?\)/);
   });
@@ -45,8 +47,8 @@ describe('approval-conformance run', () => {
     [['run', '--framework', 'langgraph@abc'], /'abc' is not a version or a range; give one like 1.7.3, 1 or \^1.7.0\. Pinned in the workspace: 1.7.3, 0.2.74/],
     [['run', '--framework', 'ai@x.y'], /'x.y' is not a version or a range; give one like 7.0.173, 7 or \^7.0.0\. Pinned in the workspace: 7.0.173, 6.0.326, 5.0.277/],
     [['run', '--framework', 'reference@9'], /reference is only available at version/],
-    [['run', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
-    [['run', '--store', 'postgres'], /unknown store 'postgres'/],
+    [['run', '--framework', 'reference', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
+    [['run', '--framework', 'reference', '--store', 'postgres'], /unknown store 'postgres'/],
     [['run', '--scenario', 'nope'], /unknown scenario 'nope'; choose from double-resume, replay/],
     [['run', '--property', 'speed'], /unknown property 'speed'/],
     [['run', '--sampled', '0'], /--sampled takes a whole number/],

@@ -1,26 +1,27 @@
-// `run`: explore scenarios on a framework's wirings and stores, print a verdict table, write results JSON.
-import { resolve } from 'node:path';
-import {
-  exploreCell,
-  PROPERTY_IDS,
-  SCENARIOS,
-  type Adapter,
-  type ExploreOptions,
-  type PropertyId,
-  type Scenario,
-} from '@approval-conformance/core';
+// `run`: the conformance runner. It expands the frameworks asked for (or the published default matrix) into exact
+// versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
+// with the tables (one version) or a summary (a matrix), plus reports when asked.
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PROPERTY_IDS, SCENARIOS, type ExploreOptions, type PropertyId, type Scenario, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
-import { FRAMEWORK_NAMES, loadAdapter, parseFrameworkSpec } from '../frameworks.js';
+import { expandSpec, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
+import { Journal } from '../matrix/journal.js';
+import { runPool, type Target } from '../matrix/pool.js';
+import { Progress } from '../matrix/progress.js';
+import { writeReports } from '../render/reports.js';
+import { renderTarget } from '../render/run-tables.js';
 import { textTable } from '../render/table.js';
-import { verdictCell } from '../render/verdict.js';
-import { cellId, writeResults, type ResultCell } from '../results.js';
+import type { ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command, Io } from './command.js';
 
-const HELP = `Usage: approval-conformance run [--framework NAME[@VERSION]] [options]
+const DEFAULT_TIMEOUT_S = 1800;
 
-Explores every interleaving of each scenario on each wiring and store of a
-framework, and prints a table of verdicts per property:
+const HELP = `Usage: approval-conformance run [--framework SPEC[,SPEC...]] [options]
+
+Explores every interleaving of each scenario on each wiring and store of each
+framework version, and prints a table of verdicts per property:
   pass (N schedules)   every schedule within the bound explored; the property held
   pass (sampled N)     N random schedules held; not a proof
   pass (partial N)     stopped at --max-schedules after N schedules; not a proof
@@ -29,17 +30,32 @@ framework, and prints a table of verdicts per property:
   allowed              broken only inside a gap the scenario admits on purpose
   n/a, error, timeout  not run, or could not be run; never a pass
 
+With no --framework, runs the published default matrix (every framework over
+its default versions) and writes reports/. Each version runs in a worker
+process of its own: a version that will not install, a crash or a hang becomes
+error or timeout cells, and the run goes on.
+
 Options:
-  --framework SPEC   framework to check (default: reference). Known: ${FRAMEWORK_NAMES.join(', ')}.
-                     NAME@VERSION takes any published version or a range
-                     (ai@6: the newest 6.x). Pinned, no install: langgraph
-                     1.7.3, 0.2.74; ai 7.0.173, 6.0.326, 5.0.277. Others
-                     install once into a cache folder, scripts disabled
-  --wiring LIST      comma-separated wirings (default: all the framework has)
-  --store LIST       comma-separated stores (default: all the framework has)
+  --framework SPECS  comma-separated NAME or NAME@VERSION. Known: ${FRAMEWORK_NAMES.join(', ')}.
+                     NAME alone is its default versions; VERSION is exact,
+                     latest, or a range (ai@6, langgraph@^1.2: the last release
+                     of each minor line in it). Pinned versions load without
+                     installing; others install once into a cache, scripts off
+  --wiring LIST      comma-separated wirings (default: all each framework has)
+  --store LIST       comma-separated stores (default: all each framework has)
   --scenario LIST    comma-separated scenarios (default: all nine)
   --property LIST    comma-separated properties (default: each scenario's own)
-  --json FILE        write results JSON (rewritten after every cell)
+  --json FILE        write results JSON (rewritten after every unit)
+  --out DIR          write reports: DIR/results.json and Markdown tables
+                     (default reports/ for the default matrix, none otherwise)
+  --resume           continue the run in --json FILE or DIR/results.json:
+                     finished cells are kept, not run again
+  --jobs N           worker processes at once (default: ${availableParallelism()}, the cores)
+  --timeout S        seconds one scenario may run on a wiring and store before
+                     it is stopped and reads timeout (default ${DEFAULT_TIMEOUT_S})
+  --fail-on LIST     exit 1 when a cell is fail or error (comma-separated:
+                     fail, error); by default the exit code is 0 once the run
+                     completed
   --sampled N        sample N random schedules per cell instead of exploring all
   --seed N           first seed for --sampled (default 1)
   --max-schedules N  stop exhaustive exploration after N schedules (the verdict
@@ -49,32 +65,21 @@ Options:
   -h, --help         show this help
 `;
 
-function list(flag: string, value: string | undefined, known: readonly string[]): string[] | undefined {
+function list(flag: string, value: string | undefined, known?: readonly string[]): string[] | undefined {
   if (value === undefined) return undefined;
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0) throw new UsageError(`${flag} needs at least one value; choose from ${known.join(', ')}.`);
+  if (items.length === 0) throw new UsageError(`${flag} needs at least one value${known ? `; choose from ${known.join(', ')}` : ''}.`);
   for (const item of items) {
-    if (!known.includes(item)) throw new UsageError(`unknown ${flag.slice(2)} '${item}'; choose from ${known.join(', ')}.`);
+    if (known && !known.includes(item)) throw new UsageError(`unknown ${flag.slice(2)} '${item}'; choose from ${known.join(', ')}.`);
   }
   return items;
 }
 
-function pickScenarios(value: string | undefined): Scenario[] {
-  const ids = list('--scenario', value, [...SCENARIOS.keys()]) ?? [...SCENARIOS.keys()];
-  return ids.map((id) => SCENARIOS.get(id as Scenario['id'])!);
-}
-
-interface Plan {
-  readonly adapter: Adapter;
-  readonly wirings: readonly string[];
-  readonly stores: readonly string[];
-  readonly scenarios: readonly Scenario[];
-  readonly properties: readonly PropertyId[] | undefined;
-}
+const FAIL_ON = ['fail', 'error'] as const;
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'explore scenarios on a framework and print the verdict table',
+  summary: 'run the conformance matrix (or one framework) and print the verdicts',
   help: HELP,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('run', argv, {
@@ -84,6 +89,11 @@ export const runCommand: Command = {
       scenario: { type: 'string' },
       property: { type: 'string' },
       json: { type: 'string' },
+      out: { type: 'string' },
+      resume: { type: 'boolean' },
+      jobs: { type: 'string' },
+      timeout: { type: 'string' },
+      'fail-on': { type: 'string' },
       sampled: { type: 'string' },
       seed: { type: 'string' },
       'max-schedules': { type: 'string' },
@@ -98,16 +108,9 @@ export const runCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`run takes no arguments, got '${positionals[0]}'.`);
 
     const quiet = values.quiet ?? false;
-    const adapter = await loadAdapter(parseFrameworkSpec(values.framework ?? 'reference'), (line) => {
-      if (!quiet) io.err(`${line}\n`);
-    });
-    const plan: Plan = {
-      adapter,
-      wirings: list('--wiring', values.wiring, adapter.wirings.map((w) => w.id)) ?? adapter.wirings.map((w) => w.id),
-      stores: list('--store', values.store, adapter.stores) ?? adapter.stores,
-      scenarios: pickScenarios(values.scenario),
-      properties: list('--property', values.property, PROPERTY_IDS) as PropertyId[] | undefined,
-    };
+    const log = (line: string) => void (quiet || io.err(`${line}\n`));
+    const scenarios = (list('--scenario', values.scenario, [...SCENARIOS.keys()]) ?? [...SCENARIOS.keys()]) as ScenarioId[];
+    const properties = list('--property', values.property, PROPERTY_IDS) as PropertyId[] | undefined;
     const options: ExploreOptions = {
       ...(values.sampled === undefined
         ? { mode: 'exhaustive' as const }
@@ -118,93 +121,116 @@ export const runCommand: Command = {
         : { maxSchedules: positiveInteger('--max-schedules', values['max-schedules'], 1) }),
       reduce: !values['no-reduce'],
     };
-    const jsonFile = values.json === undefined ? undefined : resolve(values.json);
-    const cells = await runPlan(plan, options, io, quiet, jsonFile);
+    const jobs = positiveInteger('--jobs', values.jobs, availableParallelism(), 1);
+    const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S, 1);
+    const failOn = (list('--fail-on', values['fail-on'], FAIL_ON) ?? []) as (typeof FAIL_ON)[number][];
 
-    io.out(renderRun(plan, cells));
-    if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${values.json} --cell ID\n`);
-    return 0;
+    // What to run: the asked-for specs, or every framework's defaults.
+    const matrix = values.framework === undefined;
+    const specs = matrix ? FRAMEWORKS.map((f) => f.name) : (list('--framework', values.framework) ?? []);
+    const targets: Target[] = [];
+    for (const text of specs) {
+      const spec = parseFrameworkSpec(text);
+      for (const version of await expandSpec(spec, log)) {
+        if (!targets.some((t) => t.framework === spec.name && t.version === version)) {
+          targets.push({ framework: spec.name, version, spec: text });
+        }
+      }
+    }
+
+    // Filters are checked against every wiring and store the chosen frameworks have, before anything runs.
+    const frameworks = [...new Set(targets.map((t) => t.framework))];
+    const shapes = await Promise.all(frameworks.map((name) => FRAMEWORKS.find((f) => f.name === name)!.shape()));
+    const wirings = list('--wiring', values.wiring, [...new Set(shapes.flatMap((s) => s.wirings))]);
+    const stores = list('--store', values.store, [...new Set(shapes.flatMap((s) => s.stores))]);
+
+    const outDir = values.out !== undefined ? resolve(values.out) : matrix ? resolve('reports') : undefined;
+    const jsonFile = values.json !== undefined ? resolve(values.json) : outDir ? join(outDir, 'results.json') : undefined;
+    if (values.resume && jsonFile === undefined) throw new UsageError('--resume needs the results to continue: give --json FILE or --out DIR.');
+    if (outDir) {
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(outDir, { recursive: true });
+    }
+    const journal = await Journal.open(jsonFile, values.resume ?? false);
+    const failedBefore = journal.failed();
+    const todo = targets.filter((t) => !failedBefore.has(`${t.framework}@${t.version}`));
+    if (!quiet) {
+      io.err(`Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`);
+    }
+
+    const progress = new Progress(io, quiet, todo.length);
+    await runPool(
+      todo,
+      {
+        jobs,
+        timeoutMs: timeoutS * 1000,
+        filters: {
+          scenarios,
+          ...(wirings === undefined ? {} : { wirings }),
+          ...(stores === undefined ? {} : { stores }),
+          ...(properties === undefined ? {} : { properties }),
+        },
+        options,
+        done: journal.done(),
+        strictFilters: targets.length === 1,
+      },
+      {
+        plan(target, packages, units) {
+          journal.target({ framework: target.framework, version: target.version, spec: target.spec, packages });
+          progress.planned(target, units);
+        },
+        start(target, unit) {
+          progress.started(target, unit);
+        },
+        async cells(target, cells) {
+          await journal.add(cells);
+          progress.finished(target, cells);
+        },
+        failed(target, reason) {
+          journal.target({ framework: target.framework, version: target.version, spec: target.spec, packages: {}, error: reason });
+          progress.failed(target, reason);
+        },
+        log(target, line) {
+          log(`${target.framework}@${target.version}: ${line}`);
+        },
+      },
+    );
+    await journal.flush();
+    progress.end();
+
+    const cells = journal.cells().filter((c) => targets.some((t) => t.framework === c.framework && t.version === c.version));
+    const chosen = scenarios.map((id) => SCENARIOS.get(id)!);
+    if (targets.length === 1) {
+      const [target] = targets;
+      const mine = cells.filter((c) => c.version === target!.version);
+      const wirings = [...new Set(mine.map((c) => c.wiring))];
+      const stores = [...new Set(mine.map((c) => c.store))];
+      io.out(renderTarget({ ...target!, wirings, stores, scenarios: chosen }, mine));
+    } else {
+      io.out(summary(targets, cells));
+    }
+    if (outDir) {
+      const written = await writeReports(outDir, { targets: journal.targets(), cells: journal.cells(), scenarios: chosen });
+      io.out(`\nReports: ${written.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
+    }
+    if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${jsonFile.replace(`${process.cwd()}/`, '')} --cell ID\n`);
+    const broken = cells.filter((c) => (failOn as string[]).includes(c.verdict === 'timeout' ? 'error' : c.verdict));
+    return broken.length > 0 ? 1 : 0;
   },
 };
 
-async function runPlan(plan: Plan, options: ExploreOptions, io: Io, quiet: boolean, jsonFile: string | undefined) {
-  const { adapter } = plan;
-  const cells: ResultCell[] = [];
-  const jobs = plan.scenarios.flatMap((scenario) =>
-    plan.wirings.flatMap((wiring) => plan.stores.map((store) => ({ scenario, wiring, store }))),
-  );
-  let done = 0;
-  for (const { scenario, wiring, store } of jobs) {
-    done++;
-    if (!quiet) io.err(`[${done}/${jobs.length}] ${adapter.framework}@${adapter.version} ${wiring} ${store} ${scenario.id}\n`);
-    const properties = scenario.properties.filter((p) => plan.properties?.includes(p) ?? true);
-    if (properties.length === 0) continue;
-    const base = { framework: adapter.framework, version: adapter.version, wiring, store, scenario: scenario.id };
-    const applicable = adapter.applicability(scenario.id, wiring, store);
-    if (!applicable.applicable) {
-      for (const property of properties) {
-        cells.push({
-          id: cellId({ ...base, property }),
-          ...base,
-          property,
-          verdict: 'not-applicable',
-          mode: options.mode ?? 'exhaustive',
-          exhaustive: false,
-          schedules: 0,
-          reason: applicable.reason,
-        });
-      }
-    } else {
-      const result = await exploreCell({ adapter, wiring, store, scenario: { ...scenario, properties } }, options);
-      const findings = result.findings.length > 0 ? { findings: result.findings } : {};
-      for (const v of result.verdicts) {
-        cells.push({ id: cellId({ ...base, property: v.property }), ...base, mode: result.mode, ...v, ...findings });
-      }
-    }
-    // Every finished cell is on disk at once: an interrupted run loses nothing it finished.
-    if (jsonFile) await writeResults(jsonFile, cells);
+/** One line per framework version: how many cells of each verdict. */
+function summary(targets: readonly Target[], cells: readonly ResultCell[]): string {
+  const verdicts = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout'] as const;
+  const rows = targets.map((t) => {
+    const mine = cells.filter((c) => c.framework === t.framework && c.version === t.version);
+    return [`${t.framework}@${t.version}`, String(mine.length), ...verdicts.map((v) => String(mine.filter((c) => c.verdict === v).length || ''))];
+  });
+  const lines = ['', textTable(['version', 'cells', ...verdicts.map((v) => (v === 'not-applicable' ? 'n/a' : v))], rows)];
+  for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
+    lines.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);
   }
-  return cells;
+  return lines.join('\n').replace(/^\n/, '') + '\n';
 }
 
-function renderRun(plan: Plan, cells: readonly ResultCell[]): string {
-  const out: string[] = [];
-  for (const scenario of plan.scenarios) {
-    const mine = cells.filter((c) => c.scenario === scenario.id);
-    const properties = scenario.properties.filter((p) => mine.some((c) => c.property === p));
-    if (properties.length === 0) continue;
-    out.push('', `${plan.adapter.framework}@${plan.adapter.version} · ${scenario.id}: ${scenario.summary}`, '');
-    const rows = plan.wirings.flatMap((wiring) =>
-      plan.stores.map((store) => [
-        wiring,
-        store,
-        ...properties.map((p) => {
-          const cell = mine.find((c) => c.wiring === wiring && c.store === store && c.property === p);
-          return cell ? verdictCell(cell) : '';
-        }),
-      ]),
-    );
-    out.push(textTable(['wiring', 'store', ...properties], rows));
-  }
-  const count = (verdict: string) => cells.filter((c) => c.verdict === verdict).length;
-  const tally = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout']
-    .filter((v) => count(v) > 0)
-    .map((v) => `${count(v)} ${v}`)
-    .join(', ');
-  out.push('', `${cells.length} cells: ${tally || 'none run'}.`);
-  for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
-    out.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);
-  }
-  const notApplicable = new Map<string, Set<string>>();
-  for (const c of cells.filter((c) => c.verdict === 'not-applicable')) {
-    const where = notApplicable.get(c.reason ?? '') ?? new Set<string>();
-    notApplicable.set(c.reason ?? '', where.add(`${c.wiring}/${c.store}`));
-  }
-  if (notApplicable.size > 0) out.push('', 'Not applicable:');
-  for (const [reason, where] of notApplicable) out.push(`  ${[...where].join(', ')}: ${reason}`);
-  const findings = new Map<string, readonly string[]>();
-  for (const c of cells) if (c.findings) findings.set(`${c.framework}/${c.wiring}/${c.store}/${c.scenario}`, c.findings);
-  if (findings.size > 0) out.push('', 'Findings (behaviour no property covers):');
-  for (const [where, list] of findings) out.push(...list.map((f) => `  ${where}: ${f}`));
-  return out.join('\n').replace(/^\n/, '') + '\n';
-}
+export type { Scenario };

@@ -2,3 +2,4 @@
 export declare const ai: Record<string, any>;
 export declare const test: Record<string, any>;
 export declare const version: string;
+export declare const dir: string;

@@ -2,3 +2,4 @@
 export declare const langgraph: Record<string, any>;
 export declare const sqlite: Record<string, any>;
 export declare const version: string;
+export declare const dir: string;

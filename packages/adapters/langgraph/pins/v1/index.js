@@ -2,4 +2,7 @@
 export * as langgraph from '@langchain/langgraph';
 export * as sqlite from '@langchain/langgraph-checkpoint-sqlite';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 export const version = createRequire(import.meta.url)('@langchain/langgraph/package.json').version;
+/** Where this pin is installed: the adapter's packages resolve from here. */
+export const dir = fileURLToPath(new URL('.', import.meta.url));

@@ -1,0 +1,49 @@
+// Frameworks that go wrong in every way the runner must survive, for its tests (loaded through
+// APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS). Each delegates its working parts to the reference runtime.
+import { appendFileSync } from 'node:fs';
+import type { Adapter } from '@approval-conformance/core';
+import { referenceAdapter } from '@approval-conformance/adapter-reference';
+import type { Framework } from '../frameworks.js';
+import { RunFailure } from '../run-failure.js';
+
+/** `ok` runs the reference's cas-fresh; `hang` spins forever when HANG is set; `crash` kills its process. */
+const WIRINGS = ['ok', 'hang', 'crash'];
+
+function unreliable(version: string): Adapter {
+  return {
+    framework: 'unreliable',
+    version,
+    wirings: WIRINGS.map((id) => ({ id, description: id })),
+    stores: ['memory'],
+    applicability: () => ({ applicable: true }),
+    async createWorld(env) {
+      // Every world built leaves a line, so a test can tell which units ran, and how many schedules.
+      const log = process.env['UNRELIABLE_LOG'];
+      if (log) appendFileSync(log, `${env.wiring}/${env.scenario}\n`);
+      if (env.wiring === 'hang' && process.env['UNRELIABLE_HANG']) for (;;);
+      if (env.wiring === 'crash') process.exit(3);
+      return referenceAdapter.createWorld({ ...env, wiring: 'cas-fresh' });
+    },
+  };
+}
+
+const base = { pinned: ['1.0.0'], defaults: () => ['1.0.0'], shape: async () => ({ wirings: WIRINGS, stores: ['memory'] }) };
+
+export const FRAMEWORKS: Framework[] = [
+  { name: 'unreliable', ...base, load: async (version) => ({ adapter: unreliable(version), packages: { unreliable: version } }) },
+  {
+    name: 'uninstallable',
+    ...base,
+    load: async (version) => {
+      throw new RunFailure(`could not install uninstallable@${version}: npm install failed: 404 Not Found`);
+    },
+  },
+  {
+    name: 'unimportable',
+    ...base,
+    load: async () => {
+      await import('./throws-on-import.fixtures.js');
+      throw new Error('unreachable');
+    },
+  },
+];

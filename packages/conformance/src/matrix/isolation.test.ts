@@ -1,0 +1,124 @@
+// The runner survives what frameworks do wrong: a version that will not install or import, a unit that crashes its
+// worker, one that hangs, and a run killed midway. In every case no cell is lost and none turns into a pass.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeEach, describe, expect, it } from 'vitest';
+
+process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url));
+const { cli } = await import('../run-io.fixtures.js');
+
+interface Cell {
+  id: string;
+  version: string;
+  wiring: string;
+  verdict: string;
+  reason?: string;
+}
+const cellsOf = async (file: string) => (JSON.parse(await readFile(file, 'utf8')) as { cells: Cell[] }).cells;
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ac-isolation-'));
+  process.env['UNRELIABLE_LOG'] = join(dir, 'units.log');
+  delete process.env['UNRELIABLE_HANG'];
+});
+
+const ARGS = ['--scenario', 'double-resume', '--quiet'];
+
+describe('the runner, when a framework goes wrong', () => {
+  it('turns a version that will not install, or will not import, into error cells with the reason', async () => {
+    const file = join(dir, 'results.json');
+    const { code, out } = await cli('run', '--framework', 'uninstallable,unimportable,unreliable', ...ARGS, '--json', file);
+    expect(code).toBe(0);
+    const cells = await cellsOf(file);
+    const of = (name: string) => cells.filter((c) => c.id.startsWith(`${name}@`));
+    expect(of('uninstallable').map((c) => c.verdict)).toEqual(['error', 'error', 'error']);
+    expect(of('uninstallable')[0]!.reason).toBe('could not install uninstallable@1.0.0: npm install failed: 404 Not Found');
+    expect(of('unimportable').every((c) => c.verdict === 'error' && /Unexpected token/.test(c.reason ?? ''))).toBe(true);
+    // The run went on: the working version's cells are all there.
+    expect(of('unreliable').filter((c) => c.wiring === 'ok').map((c) => c.verdict)).toEqual(['pass', 'pass', 'pass']);
+    expect(out).toMatch(/uninstallable@1\.0\.0\s+3\s+3/);
+  });
+
+  it('gives the unit that crashed its worker error cells, and runs the rest in a new worker', async () => {
+    const file = join(dir, 'results.json');
+    const { code } = await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);
+    expect(code).toBe(0);
+    const cells = await cellsOf(file);
+    const crash = cells.filter((c) => c.wiring === 'crash');
+    expect(crash.map((c) => c.verdict)).toEqual(['error', 'error', 'error']);
+    expect(crash[0]!.reason).toBe('the worker process exited with code 3');
+    expect(cells.filter((c) => c.wiring === 'hang').map((c) => c.verdict)).toEqual(['pass', 'pass', 'pass']);
+    // --fail-on error turns the same run red.
+    expect((await cli('run', '--framework', 'unreliable', ...ARGS, '--fail-on', 'error')).code).toBe(1);
+  });
+
+  it('stops a unit that hangs past --timeout, reads it timeout, and goes on', async () => {
+    process.env['UNRELIABLE_HANG'] = '1';
+    const file = join(dir, 'results.json');
+    const { code } = await cli('run', '--framework', 'unreliable', ...ARGS, '--timeout', '2', '--json', file);
+    expect(code).toBe(0);
+    const cells = await cellsOf(file);
+    expect(cells.filter((c) => c.wiring === 'hang').map((c) => [c.verdict, c.reason])).toEqual(
+      Array(3).fill(['timeout', 'ran past --timeout 2s; the worker was stopped']),
+    );
+    expect(cells.filter((c) => c.wiring === 'ok').map((c) => c.verdict)).toEqual(['pass', 'pass', 'pass']);
+    expect(cells).toHaveLength(9);
+  });
+
+  it('keeps what a killed run finished, and --resume runs only the rest', async () => {
+    const file = join(dir, 'results.json');
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const cliPath = fileURLToPath(new URL('../cli.ts', import.meta.url));
+    // The first run hangs in its second unit; it is killed (with its worker) once the first unit is on disk.
+    const first = spawn(
+      process.execPath,
+      ['--import', tsx, '--conditions=@approval-conformance/source', cliPath, 'run', '--framework', 'unreliable', ...ARGS, '--json', file],
+      { detached: true, stdio: 'ignore', env: { ...process.env, UNRELIABLE_HANG: '1' } },
+    );
+    const exited = new Promise((resolve) => first.on('exit', resolve));
+    while (!(existsSync(file) && readFileSync(file, 'utf8').includes('"wiring": "ok"'))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    process.kill(-first.pid!, 'SIGKILL');
+    await exited;
+    const kept = await cellsOf(file);
+    expect(kept.map((c) => `${c.wiring}:${c.verdict}`)).toEqual(['ok:pass', 'ok:pass', 'ok:pass']);
+    // Every world the unit built left a line: as many as its schedules.
+    const okWorlds = () => readFileSync(process.env['UNRELIABLE_LOG']!, 'utf8').split('\n').filter((l) => l === 'ok/double-resume').length;
+    const before = okWorlds();
+    expect(before).toBeGreaterThan(0);
+
+    const { code } = await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file, '--resume');
+    expect(code).toBe(0);
+    const cells = await cellsOf(file);
+    expect(cells.map((c) => `${c.wiring}:${c.verdict}`)).toEqual([
+      ...Array(3).fill('ok:pass'),
+      ...Array(3).fill('hang:pass'),
+      ...Array(3).fill('crash:error'),
+    ]);
+    // The finished unit was not run again.
+    expect(okWorlds()).toBe(before);
+  });
+
+  it.each([
+    ['not JSON', '{"cells": [', /is not JSON/],
+    ['foreign', '{"name": "some-package"}', /is not a results file/],
+    ['corrupt', '{"schemaVersion": 2, "cells": [{"verdict": "pass"}]}', /has a cell without an id or a verdict; it is corrupt/],
+  ])('refuses to resume from a %s file with one clear line', async (_kind, text, message) => {
+    const file = join(dir, 'results.json');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, text);
+    const { code, err, out } = await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file, '--resume');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).toMatch(message);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+});

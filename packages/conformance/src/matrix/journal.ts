@@ -1,0 +1,113 @@
+// The run's results on disk, rewritten (through a temporary file) every time a unit finishes, so an interrupted run
+// loses nothing it finished. A resumed run starts from the file and skips what it holds.
+import { readFile } from 'node:fs/promises';
+import { arch, availableParallelism, platform, release } from 'node:os';
+import semver from 'semver';
+import { FRAMEWORK_NAMES } from '../frameworks.js';
+import { readResults, writeResults, type Environment, type ResultCell, type ResultTarget } from '../results.js';
+import { unitKey } from './protocol.js';
+
+export async function environment(): Promise<Environment> {
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return { suite: pkg.version, node: process.version, os: `${platform()} ${release()}`, arch: arch(), cpus: availableParallelism() };
+}
+
+const targetKey = (t: { framework: string; version: string }) => `${t.framework}@${t.version}`;
+
+/** Frameworks in the registry's order, versions oldest first; a version that is not semver (a file: build) last. */
+function compareTargets(a: { framework: string; version: string }, b: { framework: string; version: string }) {
+  const byName = FRAMEWORK_NAMES.indexOf(a.framework) - FRAMEWORK_NAMES.indexOf(b.framework);
+  if (byName !== 0) return byName;
+  const [va, vb] = [semver.valid(a.version), semver.valid(b.version)];
+  if (va && vb) return semver.compare(va, vb);
+  return va ? -1 : vb ? 1 : a.version.localeCompare(b.version);
+}
+
+export class Journal {
+  readonly #file: string | undefined;
+  readonly #environment: Environment;
+  readonly #started: string;
+  readonly #targets = new Map<string, ResultTarget>();
+  /** Cells per target, in the order they finished (deterministic within a target). */
+  readonly #cells = new Map<string, ResultCell[]>();
+  #writing = Promise.resolve();
+
+  private constructor(file: string | undefined, env: Environment, started: string) {
+    this.#file = file;
+    this.#environment = env;
+    this.#started = started;
+  }
+
+  /** A journal writing to `file` (or to nothing), started afresh or from what `file` already holds. */
+  static async open(file: string | undefined, resume: boolean): Promise<Journal> {
+    const env = await environment();
+    if (!resume || file === undefined) return new Journal(file, env, new Date().toISOString());
+    const previous = await readResults(file);
+    const journal = new Journal(file, env, previous.started ?? new Date().toISOString());
+    for (const target of previous.targets ?? []) journal.#targets.set(targetKey(target), target);
+    for (const cell of previous.cells) {
+      const list = journal.#cells.get(targetKey(cell)) ?? [];
+      list.push(cell);
+      journal.#cells.set(targetKey(cell), list);
+    }
+    return journal;
+  }
+
+  /** Unit keys finished per target, for the workers to skip. */
+  done(): Map<string, Set<string>> {
+    const done = new Map<string, Set<string>>();
+    for (const [key, cells] of this.#cells) done.set(key, new Set(cells.map(unitKey)));
+    return done;
+  }
+
+  /** Targets whose version never loaded (their cells are `*` errors): a resumed run does not try them again. */
+  failed(): Set<string> {
+    return new Set([...this.#targets.values()].filter((t) => t.error !== undefined).map(targetKey));
+  }
+
+  target(target: ResultTarget): void {
+    this.#targets.set(targetKey(target), target);
+  }
+
+  async add(cells: readonly ResultCell[]): Promise<void> {
+    for (const cell of cells) {
+      const list = this.#cells.get(targetKey(cell)) ?? [];
+      const at = list.findIndex((c) => c.id === cell.id);
+      if (at >= 0) list[at] = cell;
+      else list.push(cell);
+      this.#cells.set(targetKey(cell), list);
+    }
+    await this.flush();
+  }
+
+  cells(): ResultCell[] {
+    return [...this.#cells.entries()]
+      .sort(([a], [b]) => compareTargets(parse(a), parse(b)))
+      .flatMap(([, cells]) => cells);
+  }
+
+  targets(): ResultTarget[] {
+    return [...this.#targets.values()].sort(compareTargets);
+  }
+
+  /** Writes are queued, so two units finishing together never interleave their files. */
+  flush(): Promise<void> {
+    const file = this.#file;
+    if (file === undefined) return Promise.resolve();
+    this.#writing = this.#writing.then(() =>
+      writeResults(file, {
+        environment: this.#environment,
+        started: this.#started,
+        updated: new Date().toISOString(),
+        targets: this.targets(),
+        cells: this.cells(),
+      }),
+    );
+    return this.#writing;
+  }
+}
+
+function parse(key: string) {
+  const at = key.lastIndexOf('@');
+  return { framework: key.slice(0, at), version: key.slice(at + 1) };
+}

@@ -1,0 +1,183 @@
+// The runner's side of the workers: one child process per framework version, at most `jobs` at a time. A unit that
+// runs past the timeout is killed and becomes `timeout`; a worker that dies takes only its current unit with it
+// (`error`); a version that will not install or import becomes `error` cells with the reason. The run goes on.
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { SCENARIOS, type ExploreOptions, type PropertyId, type ScenarioId, type Verdict } from '@approval-conformance/core';
+import { cellId, type ResultCell } from '../results.js';
+import { UsageError } from '../usage-error.js';
+import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
+
+export interface Target {
+  readonly framework: string;
+  readonly version: string;
+  /** What the user asked for, for the report: `ai@6`. */
+  readonly spec: string;
+}
+
+export interface PoolEvents {
+  /** A version's plan is known: its packages and how many units it has left to run. */
+  plan(target: Target, packages: Readonly<Record<string, string>>, units: number): void;
+  start(target: Target, unit: Unit): void;
+  /** Cells are final: write them down now. */
+  cells(target: Target, cells: readonly ResultCell[]): Promise<void>;
+  /** The version could not be loaded; its cells are errors. */
+  failed(target: Target, reason: string): void;
+  log(target: Target, line: string): void;
+}
+
+export interface PoolOptions {
+  readonly jobs: number;
+  /** Milliseconds one unit may take before its worker is killed; undefined for no limit. */
+  readonly timeoutMs: number | undefined;
+  readonly filters: WorkerTask['filters'];
+  readonly options: ExploreOptions;
+  /** Unit keys already finished, per target (`framework@version`): a resumed run skips them. */
+  readonly done: ReadonlyMap<string, ReadonlySet<string>>;
+  /** A filter the version lacks is bad input (a one-version run), not just nothing to run (a matrix). */
+  readonly strictFilters: boolean;
+}
+
+/** How to start a worker: from TypeScript source through tsx, or the built JavaScript. */
+function workerCommand(): { file: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.ts')) {
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    return {
+      file: here.replace(/pool\.ts$/, 'worker.ts'),
+      execArgv: ['--import', tsx, '--conditions=@approval-conformance/source'],
+    };
+  }
+  return { file: here.replace(/pool\.js$/, 'worker.js'), execArgv: [] };
+}
+
+/** Cells for a unit that did not finish. */
+export function unfinishedCells(target: Target, unit: Pick<Unit, 'wiring' | 'store' | 'scenario' | 'properties'>, verdict: Verdict, reason: string, mode: ExploreOptions['mode']): ResultCell[] {
+  const base = { framework: target.framework, version: target.version, wiring: unit.wiring, store: unit.store, scenario: unit.scenario };
+  return unit.properties.map((property) => ({
+    id: cellId({ ...base, property }),
+    ...base,
+    property,
+    verdict,
+    mode: mode ?? 'exhaustive',
+    exhaustive: false,
+    schedules: 0,
+    reason,
+  }));
+}
+
+/** Error cells for a version that never loaded: one per scenario and property, on every wiring and store (`*`). */
+function loadFailedCells(target: Target, filters: WorkerTask['filters'], reason: string, mode: ExploreOptions['mode']) {
+  return filters.scenarios.flatMap((scenario: ScenarioId) => {
+    const properties = SCENARIOS.get(scenario)!.properties.filter((p: PropertyId) => filters.properties?.includes(p) ?? true);
+    return unfinishedCells(target, { wiring: '*', store: '*', scenario, properties }, 'error', reason, mode);
+  });
+}
+
+const tail = (text: string) => text.trim().split('\n').slice(-3).join(' | ').slice(0, 400);
+
+/** Runs one version to the end, respawning its worker past each unit that crashed or hung. */
+async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents): Promise<void> {
+  const key = `${target.framework}@${target.version}`;
+  const skip = new Set(pool.done.get(key) ?? []);
+  const { file, execArgv } = workerCommand();
+  let planned = false;
+  for (;;) {
+    const outcome = await new Promise<{ kind: 'done' } | { kind: 'load-failed'; reason: string } | { kind: 'lost'; unit: Unit | undefined; verdict: Verdict; reason: string }>((resolve, reject) => {
+      const child: ChildProcess = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+      let current: Unit | undefined;
+      let units: readonly Unit[] = [];
+      let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
+      let finished: { kind: 'done' } | { kind: 'load-failed'; reason: string } | undefined;
+      let chain = Promise.resolve();
+      child.on('message', (message: WorkerMessage) => {
+        chain = chain.then(async () => {
+          switch (message.type) {
+            case 'log':
+              events.log(target, message.line);
+              break;
+            case 'load-failed':
+              finished = { kind: 'load-failed', reason: message.message };
+              break;
+            case 'bad-filter':
+              child.kill('SIGKILL');
+              reject(new UsageError(message.message));
+              break;
+            case 'plan':
+              units = message.units;
+              if (!planned) events.plan(target, message.packages, units.filter((u) => !skip.has(u.key)).length);
+              planned = true;
+              break;
+            case 'start':
+              current = units.find((u) => u.key === message.key);
+              if (current) events.start(target, current);
+              if (pool.timeoutMs !== undefined) {
+                timer = setTimeout(() => {
+                  timedOut = true;
+                  child.kill('SIGKILL');
+                }, pool.timeoutMs);
+              }
+              break;
+            case 'unit':
+              clearTimeout(timer);
+              skip.add(message.key);
+              current = undefined;
+              await events.cells(target, message.cells);
+              break;
+            case 'done':
+              finished = { kind: 'done' };
+              break;
+          }
+        });
+      });
+      child.on('error', (error) => reject(error));
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        void chain.then(() => {
+          if (finished) return resolve(finished);
+          const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
+          if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped` });
+          const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+          const said = tail(stderr);
+          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}` });
+        });
+      });
+      const task: WorkerTask = {
+        framework: target.framework,
+        version: target.version,
+        filters: pool.filters,
+        options: pool.options,
+        skip: [...skip],
+        strictFilters: pool.strictFilters,
+      };
+      child.send(task);
+    });
+    if (outcome.kind === 'done') return;
+    if (outcome.kind === 'load-failed') {
+      events.failed(target, outcome.reason);
+      await events.cells(target, loadFailedCells(target, pool.filters, outcome.reason, pool.options.mode));
+      return;
+    }
+    if (!outcome.unit) {
+      // The worker died outside any unit (while loading): the version cannot run.
+      events.failed(target, outcome.reason);
+      await events.cells(target, loadFailedCells(target, pool.filters, outcome.reason, pool.options.mode));
+      return;
+    }
+    skip.add(outcome.unit.key);
+    await events.cells(target, unfinishedCells(target, outcome.unit, outcome.verdict, outcome.reason, pool.options.mode));
+  }
+}
+
+/** Runs every target, `jobs` at a time. Rejects only on bad input (a filter no version has). */
+export async function runPool(targets: readonly Target[], pool: PoolOptions, events: PoolEvents): Promise<void> {
+  const queue = [...targets];
+  const lanes = Array.from({ length: Math.max(1, Math.min(pool.jobs, queue.length)) }, async () => {
+    for (let target = queue.shift(); target; target = queue.shift()) await runTarget(target, pool, events);
+  });
+  await Promise.all(lanes);
+}
