@@ -1,13 +1,15 @@
 // The CLI's dispatcher, separate from the process so tests can run it in-process.
+import { diffCommand } from './commands/diff.js';
 import { modelCommand } from './commands/model.js';
 import { regressionCommand } from './commands/regression.js';
 import { replayCommand } from './commands/replay.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import type { Command, Io } from './commands/command.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [modelCommand, runCommand, replayCommand, regressionCommand];
+export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, reportCommand];
 
 /** The command that runs when none is named: the runner, which with no options runs the default matrix. */
 const DEFAULT_COMMAND = runCommand;

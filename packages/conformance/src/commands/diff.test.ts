@@ -1,0 +1,50 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cell, failing, results } from '../results.fixtures.js';
+import { cli } from '../run-io.fixtures.js';
+
+async function files(a: object, b: object) {
+  const dir = await mkdtemp(join(tmpdir(), 'ac-diff-'));
+  const [fa, fb] = [join(dir, 'a.json'), join(dir, 'b.json')];
+  await writeFile(fa, JSON.stringify(a));
+  await writeFile(fb, JSON.stringify(b));
+  return [fa, fb] as const;
+}
+
+describe('approval-conformance diff', () => {
+  it('lists the cells whose verdict changed, and the cells one file lacks', async () => {
+    const [a, b] = await files(
+      results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' })]),
+      results([failing('6.0.0'), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' }), cell({ version: '6.0.0', verdict: 'error', wiring: 'signed-approval' })]),
+    );
+    const { code, out } = await cli('diff', a, b);
+    expect(code).toBe(0);
+    expect(out).toContain('~ ai@6.0.0/native-approval/memory/double-resume/at-most-once: pass (18 schedules) → fail (4 steps)');
+    expect(out).toContain('+ ai@6.0.0/signed-approval/memory/double-resume/at-most-once: error (only in B)');
+    expect(out).not.toContain('sqlite');
+    expect(out).toContain('1 verdict changed, 1 cell in one file only.');
+  });
+
+  it('compares one version with another with --across-versions', async () => {
+    const [a, b] = await files(results([cell({ version: '6.0.0', verdict: 'pass' })]), results([failing('6.0.326')]));
+    const { out } = await cli('diff', a, b, '--across-versions');
+    expect(out).toContain('~ ai/native-approval/memory/double-resume/at-most-once: pass (18 schedules) → fail (4 steps)');
+    expect((await cli('diff', a, b)).out).toMatch(/only in A[\s\S]*only in B/);
+  });
+
+  it('says when nothing changed', async () => {
+    const [a, b] = await files(results([failing('7.0.0')]), results([failing('7.0.0')]));
+    expect((await cli('diff', a, b)).out).toBe('No verdict changed.\n');
+  });
+
+  it('refuses bad input with one line', async () => {
+    const [a] = await files(results([]), results([]));
+    expect(await cli('diff', a)).toMatchObject({ code: 2, err: expect.stringMatching(/diff takes two results files/) });
+    const two = await files(results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.1', verdict: 'pass' })]), results([]));
+    const across = await cli('diff', two[0], two[1], '--across-versions');
+    expect(across.code).toBe(2);
+    expect(across.err).toMatch(/holds ai\/native-approval\/memory\/double-resume\/at-most-once for more than one version/);
+  });
+});

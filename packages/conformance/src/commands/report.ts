@@ -1,0 +1,53 @@
+// `report`: write the reports of a results file again (after the renderer changed, or for a file from elsewhere)
+// without running anything.
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { SCENARIOS } from '@approval-conformance/core';
+import { parseCommandArgs } from '../args.js';
+import { writeReports } from '../render/reports.js';
+import { readResults } from '../results.js';
+import { UsageError } from '../usage-error.js';
+import type { Command } from './command.js';
+
+const HELP = `Usage: approval-conformance report RESULTS_FILE [--out DIR]
+
+Writes the reports of a results file (written by 'run'): the Markdown index,
+a page per framework and the counterexample stories, into DIR (default: the
+file's own folder). Nothing is run again.
+
+Options:
+  --out DIR   where to write the reports; RESULTS_FILE is copied there as results.json
+  -h, --help  show this help
+`;
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'write the reports of a results file again, without running anything',
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('report', argv, {
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help) {
+      io.out(HELP);
+      return 0;
+    }
+    const [file, ...extra] = positionals;
+    if (file === undefined) throw new UsageError("report needs a RESULTS_FILE; see 'approval-conformance report --help'.");
+    if (extra.length > 0) throw new UsageError(`report takes one RESULTS_FILE, got also '${extra[0]}'.`);
+    const results = await readResults(file);
+    const dir = resolve(values.out ?? join(file, '..'));
+    await mkdir(dir, { recursive: true });
+    if (resolve(file) !== join(dir, 'results.json')) await copyFile(file, join(dir, 'results.json'));
+    const targets =
+      results.targets ??
+      [...new Set(results.cells.map((c) => `${c.framework}@${c.version}`))].map((key) => {
+        const at = key.lastIndexOf('@');
+        return { framework: key.slice(0, at), version: key.slice(at + 1), spec: key, packages: {} };
+      });
+    const written = await writeReports(dir, { targets, cells: results.cells, scenarios: [...SCENARIOS.values()] });
+    io.out(`Wrote ${written.length} files into ${dir}.\n`);
+    return 0;
+  },
+};

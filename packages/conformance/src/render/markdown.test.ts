@@ -1,0 +1,29 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cell, failing, results } from '../results.fixtures.js';
+import { cli } from '../run-io.fixtures.js';
+
+describe('the Markdown reports', () => {
+  it('link a fail to its story, and render what a story says as text, never as HTML', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    const evil = 'holder tampered with a1: <script>alert("x")</script> | col';
+    await writeFile(file, JSON.stringify(results([failing('6.0.0', [evil]), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' })])));
+    const { code } = await cli('report', file);
+    expect(code).toBe(0);
+
+    const page = await readFile(join(dir, 'ai.md'), 'utf8');
+    expect(page).toContain('| 6.0.0 | native-approval | memory | [fail (4 steps)](stories/ai@6.0.0.md#native-approval-memory-double-resume-at-most-once) |');
+    expect(page).toContain('| 6.0.0 | native-approval | sqlite | pass (18) |');
+
+    const stories = await readFile(join(dir, 'stories', 'ai@6.0.0.md'), 'utf8');
+    expect(stories).toContain('<a id="native-approval-memory-double-resume-at-most-once"></a>');
+    expect(stories).toContain('1. **holder tampered with a1: &lt;script&gt;alert("x")&lt;/script&gt; \\| col**');
+    expect(stories).not.toContain('<script>');
+
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toMatch(/\| \[ai@6\.0\.0\]\(ai\.md\) \| \*\*fails 1\/2\*\* \|/);
+  });
+});

@@ -1,0 +1,34 @@
+// results.json validates against its JSON Schema: a real run's file, with passes, fails and n/a cells.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { cell, failing, results } from './results.fixtures.js';
+import { cli } from './run-io.fixtures.js';
+
+const schema = JSON.parse(await readFile(new URL('../schema/results.v2.schema.json', import.meta.url), 'utf8'));
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats.default(ajv);
+const validate = ajv.compile(schema);
+
+describe('results.v2.schema.json', () => {
+  it('accepts what run writes', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'ac-schema-')), 'results.json');
+    const { code } = await cli('run', '--framework', 'ai@5.0.277', '--scenario', 'double-resume,tamper', '--store', 'memory', '--json', file, '--quiet');
+    expect(code).toBe(0);
+    const data = JSON.parse(await readFile(file, 'utf8'));
+    expect(data.cells.map((c: { verdict: string }) => c.verdict)).toEqual(expect.arrayContaining(['fail', 'not-applicable']));
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('refuses a pass with a counterexample and a fail without one', () => {
+    const pass = { ...failing('6.0.0'), verdict: 'pass' };
+    expect(validate(results([pass as never]))).toBe(false);
+    const fail = cell({ version: '6.0.0', verdict: 'fail' });
+    expect(validate(results([fail]))).toBe(false);
+    expect(validate(results([cell({ version: '6.0.0', verdict: 'error' })]))).toBe(false);
+    expect(validate(results([cell({ version: '6.0.0', verdict: 'error', reason: 'the worker process exited with code 3' })]))).toBe(true);
+  });
+});
