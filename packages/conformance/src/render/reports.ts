@@ -1,7 +1,9 @@
-// Writes the reports of a run into a folder: the Markdown index, a page per framework, the stories per version.
+// Writes the reports of a run into a folder: the index, a page per framework and the stories per version, each in
+// Markdown and in HTML.
 // (results.json is the journal's, written as the run goes.)
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
 
 async function write(file: string, text: string) {
@@ -19,13 +21,19 @@ export async function writeReports(dir: string, input: ReportInput): Promise<str
   const environment = env
     ? `Suite ${env.suite}, Node ${env.node}, ${env.os} (${env.arch}, ${env.cpus} cores)${results.updated ? `, last cell written ${results.updated}` : ''}. Raw data: [results.json](results.json).`
     : 'Raw data: [results.json](results.json).';
-  const written = [await write(join(dir, 'README.md'), indexPage(input, environment))];
+  const plain = environment.replace(/\[results\.json\]\(results\.json\)/, 'results.json');
+  const written = [
+    await write(join(dir, 'README.md'), indexPage(input, environment)),
+    await write(join(dir, 'index.html'), indexHtml(input, plain)),
+  ];
   for (const framework of [...new Set(input.targets.map((t) => t.framework))]) {
     written.push(await write(join(dir, `${framework}.md`), frameworkPage(framework, input)));
+    written.push(await write(join(dir, `${framework}.html`), frameworkHtml(framework, input)));
   }
   for (const target of input.targets) {
     if (input.cells.some((c) => c.framework === target.framework && c.version === target.version && c.counterexample)) {
       written.push(await write(join(dir, storiesFile(target.framework, target.version)), storiesPage(target, input.cells)));
+      written.push(await write(join(dir, htmlStoriesFile(target.framework, target.version)), storiesHtml(target, input.cells)));
     }
   }
   return written;
