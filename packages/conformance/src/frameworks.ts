@@ -24,6 +24,10 @@ export interface Framework {
   readonly npm?: string;
   /** Versions in the workspace, newest first: they load without installing anything. */
   readonly pinned: readonly string[];
+  /** The first version the adapter drives. */
+  readonly oldest: string;
+  /** Its releases, when they do not come from the registry's list for `npm` (a test's fixture framework). */
+  listReleases?(): Promise<string[]>;
   /** The published default matrix's versions, from the releases listed on the registry. */
   defaults(releases: readonly string[]): string[];
   /** Every wiring and store the adapter has in some version: what --wiring and --store may name. */
@@ -73,7 +77,7 @@ export function lastOfEachMinor(releases: readonly string[]): string[] {
   return [...last.values()];
 }
 
-const stable = (releases: readonly string[]) =>
+export const stable = (releases: readonly string[]) =>
   releases.filter((r) => semver.valid(r) && !semver.prerelease(r)).sort(semver.compare);
 
 /** Turns the installers' errors into the runner's: bad input is a usage error, a failed install a run failure. */
@@ -92,6 +96,7 @@ async function installing<T>(name: string, version: string, pinned: readonly str
 const REFERENCE: Framework = {
   name: 'reference',
   pinned: ['0.0.0'],
+  oldest: '0.0.0',
   defaults: () => ['0.0.0'],
   async shape() {
     const { WIRING_INFO, STORES } = await import('@approval-conformance/adapter-reference');
@@ -117,6 +122,7 @@ const LANGGRAPH: Framework = {
   name: 'langgraph',
   npm: '@langchain/langgraph',
   pinned: ['1.7.3', '0.2.74'],
+  oldest: '0.2.0',
   // The last release of every minor line since 0.2.
   defaults: (releases) => lastOfEachMinor(stable(releases).filter((v) => semver.gte(v, '0.2.0'))),
   async shape() {
@@ -140,6 +146,7 @@ const AI: Framework = {
   name: 'ai',
   npm: 'ai',
   pinned: ['7.0.173', '6.0.326', '5.0.277'],
+  oldest: '5.0.0',
   // The last 5.x, and for every later major its first release and its last.
   defaults(releases) {
     const all = stable(releases).filter((v) => semver.gte(v, '5.0.0'));
@@ -211,7 +218,8 @@ export function parseFrameworkSpec(text: string): FrameworkSpec {
 }
 
 /** The framework's releases on the registry, or its pins when the registry cannot be asked. */
-async function releases(fw: Framework, log: Log): Promise<string[]> {
+export async function releases(fw: Framework, log: Log): Promise<string[]> {
+  if (fw.listReleases) return fw.listReleases();
   if (!fw.npm) return [...fw.pinned];
   try {
     const { npmView } = await import('@approval-conformance/core');

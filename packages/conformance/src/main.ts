@@ -1,4 +1,5 @@
 // The CLI's dispatcher, separate from the process so tests can run it in-process.
+import { bisectCommand } from './commands/bisect.js';
 import { diffCommand } from './commands/diff.js';
 import { modelCommand } from './commands/model.js';
 import { regressionCommand } from './commands/regression.js';
@@ -9,7 +10,7 @@ import type { Command, Io } from './commands/command.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, bisectCommand, reportCommand];
 
 /** The command that runs when none is named: the runner, which with no options runs the default matrix. */
 const DEFAULT_COMMAND = runCommand;

@@ -27,9 +27,30 @@ function unreliable(version: string): Adapter {
   };
 }
 
-const base = { pinned: ['1.0.0'], defaults: () => ['1.0.0'], shape: async () => ({ wirings: WIRINGS, stores: ['memory'] }) };
+const base = { pinned: ['1.0.0'], oldest: '1.0.0', defaults: () => ['1.0.0'], shape: async () => ({ wirings: WIRINGS, stores: ['memory'] }) };
+
+/** Ten releases: 1.0.0 to 1.0.5 spend after acting (at-most-once fails), 1.0.6 on spend atomically (it holds). */
+const FLIPPING = Array.from({ length: 10 }, (_, i) => `1.0.${i}`);
+
+function flipping(version: string): Adapter {
+  const wiring = Number(version.split('.')[2]) < 6 ? 'after-snapshot' : 'cas-fresh';
+  return { ...referenceAdapter, framework: 'flipping', version, wirings: [{ id: 'only', description: wiring }], stores: ['memory'], applicability: () => ({ applicable: true }), createWorld: (env) => referenceAdapter.createWorld({ ...env, wiring }) };
+}
 
 export const FRAMEWORKS: Framework[] = [
+  {
+    name: 'flipping',
+    npm: 'flipping',
+    pinned: ['1.0.9'],
+    oldest: '1.0.0',
+    listReleases: async () => FLIPPING,
+    defaults: () => ['1.0.9'],
+    shape: async () => ({ wirings: ['only'], stores: ['memory'] }),
+    load: async (version) => {
+      if (version === '1.0.3') throw new RunFailure('could not install flipping@1.0.3: it was unpublished');
+      return { adapter: flipping(version), packages: { flipping: version } };
+    },
+  },
   { name: 'unreliable', ...base, load: async (version) => ({ adapter: unreliable(version), packages: { unreliable: version } }) },
   {
     name: 'uninstallable',
