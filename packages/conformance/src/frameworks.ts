@@ -32,7 +32,10 @@ export interface Framework {
   defaults(releases: readonly string[]): string[];
   /** Every wiring and store the adapter has in some version: what --wiring and --store may name. */
   shape(): Promise<{ readonly wirings: readonly string[]; readonly stores: readonly string[] }>;
-  load(version: string, log: Log): Promise<Loaded>;
+  /** `source` is a local build's folder (`NAME@file:PATH`), for frameworks that take one. */
+  load(version: string, log: Log, source?: string): Promise<Loaded>;
+  /** The npm package name a local build's package.json must have, for frameworks that take `file:PATH`. */
+  readonly localName?: string;
 }
 
 /**
@@ -129,13 +132,14 @@ const LANGGRAPH: Framework = {
     const { WIRINGS } = await import('@approval-conformance/adapter-langgraph');
     return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite'] };
   },
-  async load(version, log) {
+  localName: '@langchain/langgraph',
+  async load(version, log, source) {
     const lg = await import('@approval-conformance/adapter-langgraph');
-    const line = lg.PINNED_VERSIONS[version];
+    const line = source === undefined ? lg.PINNED_VERSIONS[version] : undefined;
     const lib =
       line !== undefined
         ? await lg.pinnedLib(line)
-        : await installing('langgraph', version, this.pinned, () => lg.installedLib(version, log));
+        : await installing('langgraph', version, this.pinned, () => lg.installedLib(version, log, source));
     return { adapter: await lg.langgraphAdapter(lib), packages: packageVersions(lib.dir, LANGGRAPH_PACKAGES) };
   },
 };
@@ -162,13 +166,16 @@ const AI: Framework = {
     const { WIRINGS } = await import('@approval-conformance/adapter-ai-sdk');
     return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite'] };
   },
-  async load(version, log) {
+  localName: 'ai',
+  async load(version, log, source) {
     const sdk = await import('@approval-conformance/adapter-ai-sdk');
-    const line = sdk.PINNED_VERSIONS[version];
+    const line = source === undefined ? sdk.PINNED_VERSIONS[version] : undefined;
     const lib =
       line !== undefined
         ? await sdk.pinnedLib(line)
-        : await installing('ai', version, this.pinned, () => sdk.installedLib(version, log));
+        : source !== undefined
+          ? await installing('ai', version, this.pinned, () => sdk.localLib(source, log))
+          : await installing('ai', version, this.pinned, () => sdk.installedLib(version, log));
     return { adapter: await sdk.aiSdkAdapter(lib), packages: packageVersions(lib.dir, AI_PACKAGES) };
   },
 };
@@ -211,7 +218,8 @@ export interface FrameworkSpec {
 }
 
 export function parseFrameworkSpec(text: string): FrameworkSpec {
-  const at = text.lastIndexOf('@');
+  // The first @ after the name's own (a scoped name starts with one); a file: path may hold more.
+  const at = text.indexOf('@', text.startsWith('@') ? Math.max(1, text.indexOf('/')) : 1);
   const [name, version] = at > 0 ? [text.slice(0, at), text.slice(at + 1)] : [text, undefined];
   if (name === '' || version === '') throw new UsageError(`--framework takes NAME or NAME@VERSION, got '${text}'.`);
   return { name, version };
@@ -236,7 +244,35 @@ export async function releases(fw: Framework, log: Log): Promise<string[]> {
  * `latest`, the version itself when exact, and the last release of each minor line in a range (`ai@6`, `^1.2`).
  */
 export async function expandSpec(spec: FrameworkSpec, log: Log = () => {}): Promise<string[]> {
+  return (await expandSpecToTargets(spec, log)).map((t) => t.version);
+}
+
+/** A version to run, and for a local build the folder it comes from. */
+export interface VersionTarget {
+  readonly version: string;
+  readonly source?: string;
+}
+
+/**
+ * As `expandSpec`, and `NAME@file:PATH` for a maintainer's local build: its version is the package.json's, marked
+ * `+local` (`6.0.327+local`), so its cells never pass for a release's.
+ */
+export async function expandSpecToTargets(spec: FrameworkSpec, log: Log = () => {}): Promise<VersionTarget[]> {
   const fw = framework(spec.name);
+  if (spec.version?.startsWith('file:')) {
+    if (!fw.localName) throw new UsageError(`${fw.name} takes no file: build; it is built in.`);
+    const { localPackage } = await import('@approval-conformance/core');
+    try {
+      const pkg = await localPackage(spec.version.slice('file:'.length), fw.localName);
+      return [{ version: `${pkg.version}+local`, source: pkg.dir }];
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message}.`);
+    }
+  }
+  return (await expandReleases(fw, spec, log)).map((version) => ({ version }));
+}
+
+async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Promise<string[]> {
   const { version } = spec;
   if (version === undefined) return fw.defaults(await releases(fw, log));
   if (version === 'latest') return [stable(await releases(fw, log)).at(-1) ?? fw.pinned[0]!];

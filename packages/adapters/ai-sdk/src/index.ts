@@ -2,5 +2,5 @@
 export { aiSdkAdapter } from './adapter.js';
 export { pinnedLib, PINNED_VERSIONS, type AiLib, type PinnedLine } from './lib.js';
 export { detectFeatures, type Features } from './features.js';
-export { installedLib, InstallError, OLDEST } from './install.js';
+export { installedLib, InstallError, localLib, OLDEST } from './install.js';
 export { WIRINGS } from './wirings.js';

@@ -1,7 +1,7 @@
 // Any published AI SDK version from 5.0, installed on demand into a cache folder of its own with scripts disabled,
 // and loaded through a small shim there that exports `ai`, `ai/test` and the version.
 import semver from 'semver';
-import { installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core';
+import { installIsolated, InstallError, isolatedFolder, localFolder, localPackage, npmView } from '@approval-conformance/core';
 import type { AiLib } from './lib.js';
 
 /** The first line the adapter drives: 5.0 brought ai/test's V2 mock and the messages the adapter reads. */
@@ -36,3 +36,17 @@ export async function installedLib(version: string, log: (line: string) => void 
 }
 
 export { InstallError };
+
+/**
+ * A maintainer's local build of `ai` (`file:PATH`, the built package folder): linked into a cache folder of its own,
+ * so its dependencies resolve from its own tree and a rebuild needs no reinstall.
+ */
+export async function localLib(path: string, log: (line: string) => void = () => {}): Promise<AiLib> {
+  const pkg = await localPackage(path, 'ai');
+  const folder = localFolder(pkg);
+  const lib = await installIsolated<AiLib>(
+    { folder, what: `ai from ${pkg.dir}`, manifest: { dependencies: { ai: `file:${pkg.dir}`, zod: '^3.25.76' } }, shim: SHIM, ready: { source: pkg.dir } },
+    log,
+  );
+  return { version: lib.version, ai: lib.ai, test: lib.test, dir: isolatedFolder(folder) };
+}

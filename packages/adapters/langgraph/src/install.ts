@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import semver from 'semver';
-import { cacheRoot, installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core';
+import { cacheRoot, installIsolated, InstallError, isolatedFolder, localFolder, localPackage, npmView } from '@approval-conformance/core';
 import type { LangGraphLib } from './lib.js';
 
 const LANGGRAPH = '@langchain/langgraph';
@@ -71,12 +71,18 @@ const libOf = (shim: Shim, folder: string): LangGraphLib => ({
 });
 
 /** Installs `@langchain/langgraph@version` (once; later calls reuse the folder) and loads it. */
-export async function installedLib(version: string, log: (line: string) => void = () => {}): Promise<LangGraphLib> {
-  if (!semver.valid(version)) throw new InstallError(`'${version}' is not a version; give an exact one, like 1.7.3`);
-  const folder = `langgraph@${version}`;
+export async function installedLib(
+  version: string,
+  log: (line: string) => void = () => {},
+  /** A maintainer's local build (`file:PATH`): linked instead of installed from the registry. */
+  source?: string,
+): Promise<LangGraphLib> {
+  const local = source === undefined ? undefined : await localPackage(source, LANGGRAPH);
+  if (!local && !semver.valid(version)) throw new InstallError(`'${version}' is not a version; give an exact one, like 1.7.3`);
+  const folder = local ? localFolder(local) : `langgraph@${version}`;
   if (existsSync(join(isolatedFolder(folder), 'ready.json'))) return libOf(await installIsolated<Shim>(cached(folder), log), folder);
 
-  const manifest = await npmView<Manifest>(`${LANGGRAPH}@${version}`, ['dependencies', 'peerDependencies']);
+  const manifest = local ?? (await npmView<Manifest>(`${LANGGRAPH}@${version}`, ['dependencies', 'peerDependencies']));
   if (!manifest) throw new InstallError(`${LANGGRAPH}@${version} is not published`);
   const checkpointRange = manifest.dependencies?.[CHECKPOINT];
   const checkpointVersions = (await npmView<string[]>(CHECKPOINT, ['versions'])) ?? [];
@@ -87,13 +93,13 @@ export async function installedLib(version: string, log: (line: string) => void 
   const saver = checkpoint ? pickSqliteSaver(checkpoint, savers) : undefined;
   if (!saver) log(`no ${SQLITE} fits ${CHECKPOINT}@${checkpoint ?? '?'}: the sqlite store will be not-applicable`);
 
-  const dependencies: Record<string, string> = { [LANGGRAPH]: version };
+  const dependencies: Record<string, string> = { [LANGGRAPH]: local ? `file:${local.dir}` : version };
   if (saver) dependencies[SQLITE] = saver;
   const lib = libOf(
     await installIsolated<Shim>(
       {
         ...cached(folder),
-        what: `${LANGGRAPH}@${version}`,
+        what: local ? `${LANGGRAPH} from ${local.dir}` : `${LANGGRAPH}@${version}`,
         // One native build, the workspace's: the savers ask for 9, 11 or 12, and 12 has the same API.
         manifest: { dependencies, overrides: { 'better-sqlite3': `file:${builtBetterSqlite()}` } },
         ready: { version, saver: saver ?? null },

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../run-io.fixtures.js';
 
@@ -35,6 +36,20 @@ describe('approval-conformance run', () => {
     expect(amo.counterexample.schedule).toMatch(/^t\d:\d/);
   });
 
+  it("runs a maintainer's local build with file:PATH, marked +local", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-local-'));
+    const file = join(dir, 'results.json');
+    const build = fileURLToPath(new URL('../../../adapters/ai-sdk/pins/v6/node_modules/ai', import.meta.url));
+    const { code, out } = await cli(
+      'run', '--framework', `ai@file:${build}`, '--scenario', 'tamper', '--store', 'memory', '--wiring', 'signed-approval', '--json', file, '--quiet',
+    );
+    expect(code).toBe(0);
+    expect(out).toMatch(/signed-approval\s+memory\s+fail \(3 steps\)/);
+    const results = JSON.parse(await readFile(file, 'utf8'));
+    expect(results.targets[0]).toMatchObject({ framework: 'ai', version: '6.0.326+local', spec: `ai@file:${build}`, packages: { ai: '6.0.326' } });
+    expect(results.cells[0].id).toBe('ai@6.0.326+local/signed-approval/memory/tamper/integrity');
+  });
+
   it('says sampled for a sampled pass', async () => {
     const { out } = await cli('run', '--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--sampled', '5', '--quiet');
     expect(out).toMatch(/pass \(sampled 5\)/);
@@ -47,6 +62,7 @@ describe('approval-conformance run', () => {
     [['run', '--framework', 'langgraph@abc'], /'abc' is not a version or a range; give one like 1.7.3, 1 or \^1.7.0\. Pinned in the workspace: 1.7.3, 0.2.74/],
     [['run', '--framework', 'ai@x.y'], /'x.y' is not a version or a range; give one like 7.0.173, 7 or \^7.0.0\. Pinned in the workspace: 7.0.173, 6.0.326, 5.0.277/],
     [['run', '--framework', 'reference@9'], /reference is only available at version/],
+    [['run', '--framework', 'ai@file:/nonexistent'], /no package.json in \/nonexistent; point file: at the built ai package's folder/],
     [['run', '--framework', 'reference', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
     [['run', '--framework', 'reference', '--store', 'postgres'], /unknown store 'postgres'/],
     [['run', '--scenario', 'nope'], /unknown scenario 'nope'; choose from double-resume, replay/],

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PROPERTY_IDS, SCENARIOS, type ExploreOptions, type PropertyId, type Scenario, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
-import { expandSpec, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
+import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
 import { runPool, type Target } from '../matrix/pool.js';
 import { Progress } from '../matrix/progress.js';
@@ -38,8 +38,9 @@ error or timeout cells, and the run goes on.
 Options:
   --framework SPECS  comma-separated NAME or NAME@VERSION. Known: ${FRAMEWORK_NAMES.join(', ')}.
                      NAME alone is its default versions; VERSION is exact,
-                     latest, or a range (ai@6, langgraph@^1.2: the last release
-                     of each minor line in it). Pinned versions load without
+                     latest, a range (ai@6, langgraph@^1.2: the last release
+                     of each minor line in it), or file:PATH, a local build
+                     (its package folder). Pinned versions load without
                      installing; others install once into a cache, scripts off
   --wiring LIST      comma-separated wirings (default: all each framework has)
   --store LIST       comma-separated stores (default: all each framework has)
@@ -131,9 +132,9 @@ export const runCommand: Command = {
     const targets: Target[] = [];
     for (const text of specs) {
       const spec = parseFrameworkSpec(text);
-      for (const version of await expandSpec(spec, log)) {
+      for (const { version, source } of await expandSpecToTargets(spec, log)) {
         if (!targets.some((t) => t.framework === spec.name && t.version === version)) {
-          targets.push({ framework: spec.name, version, spec: text });
+          targets.push({ framework: spec.name, version, spec: text, ...(source === undefined ? {} : { source }) });
         }
       }
     }

@@ -14,6 +14,8 @@ export interface Target {
   readonly version: string;
   /** What the user asked for, for the report: `ai@6`. */
   readonly spec: string;
+  /** A local build's folder (`ai@file:PATH`). */
+  readonly source?: string;
 }
 
 export interface PoolEvents {
@@ -149,6 +151,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       const task: WorkerTask = {
         framework: target.framework,
         version: target.version,
+        ...(target.source === undefined ? {} : { source: target.source }),
         filters: pool.filters,
         options: pool.options,
         skip: [...skip],

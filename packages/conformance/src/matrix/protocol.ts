@@ -6,6 +6,8 @@ import type { ResultCell } from '../results.js';
 export interface WorkerTask {
   readonly framework: string;
   readonly version: string;
+  /** A local build's folder, for `NAME@file:PATH`. */
+  readonly source?: string;
   readonly filters: {
     readonly wirings?: readonly string[];
     readonly stores?: readonly string[];

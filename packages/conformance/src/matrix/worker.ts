@@ -10,12 +10,14 @@ const send = (message: WorkerMessage) =>
 async function work(task: WorkerTask): Promise<void> {
   let loaded;
   try {
-    loaded = await framework(task.framework).load(task.version, (line) => void send({ type: 'log', line }));
+    loaded = await framework(task.framework).load(task.version, (line) => void send({ type: 'log', line }), task.source);
   } catch (error) {
     await send({ type: 'load-failed', message: error instanceof Error ? error.message : String(error) });
     return;
   }
-  const { adapter, packages } = loaded;
+  const { packages } = loaded;
+  // Cells carry the version the runner asked for: a local build's is marked `+local`, never a release's.
+  const adapter = loaded.adapter.version === task.version ? loaded.adapter : { ...loaded.adapter, version: task.version };
   const known = { wiring: adapter.wirings.map((w) => w.id), store: [...adapter.stores] };
   for (const [kind, asked] of [['wiring', task.filters.wirings], ['store', task.filters.stores]] as const) {
     const unknown = asked?.filter((x) => !known[kind].includes(x)) ?? [];

@@ -1,6 +1,7 @@
 // Installing a framework version in isolation: its own folder in a cache, npm with scripts disabled, loaded through
 // a small shim module written there. Adapters say what to install and what the shim exports; this does the rest.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -95,3 +96,31 @@ export async function resolveVersion(name: string, range: string, example = '1.2
   if (!newest) throw new InstallError(`no published ${name} version is in '${range}'`);
   return newest;
 }
+
+/** A maintainer's local build, named by `file:PATH`: the package folder, its name and its version. */
+export interface LocalPackage {
+  readonly dir: string;
+  readonly name: string;
+  readonly version: string;
+  readonly dependencies: Readonly<Record<string, string>>;
+}
+
+export async function localPackage(path: string, expected: string): Promise<LocalPackage> {
+  const { readFile } = await import('node:fs/promises');
+  const { resolve } = await import('node:path');
+  const dir = resolve(path);
+  let manifest: { name?: string; version?: string; dependencies?: Record<string, string> };
+  try {
+    manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
+  } catch {
+    throw new InstallError(`no package.json in ${dir}; point file: at the built ${expected} package's folder`);
+  }
+  if (manifest.name !== expected) {
+    throw new InstallError(`${dir} holds ${manifest.name ?? 'a package without a name'}, not ${expected}; point file: at ${expected}'s folder`);
+  }
+  return { dir, name: expected, version: manifest.version ?? '0.0.0', dependencies: manifest.dependencies ?? {} };
+}
+
+/** The cache folder for a local build: one per path, linked (not copied), so a rebuild is seen without reinstalling. */
+export const localFolder = (pkg: LocalPackage) =>
+  `${pkg.name.replace(/[@/]/g, '_')}@local-${createHash('sha256').update(pkg.dir).digest('hex').slice(0, 12)}`;
