@@ -55,6 +55,10 @@ export interface ResultsFile {
   readonly started?: string;
   readonly updated?: string;
   readonly targets?: readonly ResultTarget[];
+  /** Every framework version the run was asked for (`ai@6.0.326`), finished or not. */
+  readonly planned?: readonly string[];
+  /** Set once every planned version ran to the end; a run that was stopped says so by its absence. */
+  readonly complete?: boolean;
   readonly cells: readonly ResultCell[];
 }
 

@@ -46,7 +46,13 @@ export const reportCommand: Command = {
         const at = key.lastIndexOf('@');
         return { framework: key.slice(0, at), version: key.slice(at + 1), spec: key, packages: {} };
       });
-    const written = await writeReports(dir, { targets, cells: results.cells, scenarios: [...SCENARIOS.values()] });
+    const written = await writeReports(dir, {
+      targets,
+      cells: results.cells,
+      scenarios: [...SCENARIOS.values()],
+      ...(results.planned ? { planned: results.planned } : {}),
+      ...(results.complete ? { complete: true } : {}),
+    });
     io.out(`Wrote ${written.length} files into ${dir}.\n`);
     return 0;
   },

@@ -20,6 +20,7 @@ describe('approval-conformance run', () => {
     expect(results.schemaVersion).toBe(2);
     expect(results.environment.node).toBe(process.version);
     expect(results.targets).toEqual([{ framework: 'reference', version: '0.0.0', spec: 'reference', packages: {} }]);
+    expect(results).toMatchObject({ planned: ['reference@0.0.0'], complete: true });
     const amo = results.cells.find((c: { id: string }) => c.id === 'reference@0.0.0/after-snapshot/memory/double-resume/at-most-once');
     expect(amo).toMatchObject({
       framework: 'reference',

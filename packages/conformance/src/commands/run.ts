@@ -153,6 +153,8 @@ export const runCommand: Command = {
       await mkdir(outDir, { recursive: true });
     }
     const journal = await Journal.open(jsonFile, values.resume ?? false);
+    journal.plan(targets);
+    await journal.flush();
     const failedBefore = journal.failed();
     const todo = targets.filter((t) => !failedBefore.has(`${t.framework}@${t.version}`));
     if (!quiet) {
@@ -196,7 +198,7 @@ export const runCommand: Command = {
         },
       },
     );
-    await journal.flush();
+    await journal.finish();
     progress.end();
 
     const cells = journal.cells().filter((c) => targets.some((t) => t.framework === c.framework && t.version === c.version));
@@ -211,7 +213,7 @@ export const runCommand: Command = {
       io.out(summary(targets, cells));
     }
     if (outDir) {
-      const written = await writeReports(outDir, { targets: journal.targets(), cells: journal.cells(), scenarios: chosen });
+      const written = await writeReports(outDir, { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: true });
       io.out(`\nReports: ${written.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
     }
     if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${jsonFile.replace(`${process.cwd()}/`, '')} --cell ID\n`);

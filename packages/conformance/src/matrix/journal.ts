@@ -31,6 +31,8 @@ export class Journal {
   /** Cells per target, in the order they finished (deterministic within a target). */
   readonly #cells = new Map<string, ResultCell[]>();
   #writing = Promise.resolve();
+  #planned: string[] = [];
+  #complete = false;
 
   private constructor(file: string | undefined, env: Environment, started: string) {
     this.#file = file;
@@ -44,6 +46,7 @@ export class Journal {
     if (!resume || file === undefined) return new Journal(file, env, new Date().toISOString());
     const previous = await readResults(file);
     const journal = new Journal(file, env, previous.started ?? new Date().toISOString());
+    journal.#planned = [...(previous.planned ?? [])];
     for (const target of previous.targets ?? []) journal.#targets.set(targetKey(target), target);
     for (const cell of previous.cells) {
       const list = journal.#cells.get(targetKey(cell)) ?? [];
@@ -63,6 +66,18 @@ export class Journal {
   /** Targets whose version never loaded (their cells are `*` errors): a resumed run does not try them again. */
   failed(): Set<string> {
     return new Set([...this.#targets.values()].filter((t) => t.error !== undefined).map(targetKey));
+  }
+
+  /** The versions this run covers, added to those a resumed run already had. */
+  plan(targets: readonly { framework: string; version: string }[]): void {
+    for (const t of targets) if (!this.#planned.includes(targetKey(t))) this.#planned.push(targetKey(t));
+    this.#complete = false;
+  }
+
+  /** Every planned version ran to the end. */
+  finish(): Promise<void> {
+    this.#complete = true;
+    return this.flush();
   }
 
   target(target: ResultTarget): void {
@@ -86,6 +101,10 @@ export class Journal {
       .flatMap(([, cells]) => cells);
   }
 
+  planned(): string[] {
+    return [...this.#planned];
+  }
+
   targets(): ResultTarget[] {
     return [...this.#targets.values()].sort(compareTargets);
   }
@@ -100,6 +119,8 @@ export class Journal {
         started: this.#started,
         updated: new Date().toISOString(),
         targets: this.targets(),
+        planned: [...this.#planned].sort((a, b) => compareTargets(parse(a), parse(b))),
+        ...(this.#complete ? { complete: true } : {}),
         cells: this.cells(),
       }),
     );

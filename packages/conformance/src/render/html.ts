@@ -4,7 +4,7 @@
 import { PROPERTY_IDS } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
 import { esc } from './escape.js';
-import { anchor, type ReportInput } from './markdown.js';
+import { anchor, incompleteNote, type ReportInput } from './markdown.js';
 import { sequenceSvg } from './sequence.js';
 import { verdictCell } from './verdict.js';
 
@@ -61,6 +61,7 @@ export function indexHtml(input: ReportInput, environment: string): string {
 applicable cells it fails, or that it holds in all of them (every schedule within the bound explored). Errors and
 timeouts are counted apart and never as a pass.</p>
 <p>${esc(environment)}</p>
+${incompleteNote(input) ? `<p><strong>${esc(incompleteNote(input)!)}</strong></p>` : ''}
 <table><tr><th>version</th>${properties.map((p) => `<th>${esc(p)}</th>`).join('')}<th>errors</th></tr>
 ${rows.join('\n')}</table>
 <h2>Installed packages</h2><ul>

@@ -26,4 +26,16 @@ describe('the Markdown reports', () => {
     const index = await readFile(join(dir, 'README.md'), 'utf8');
     expect(index).toMatch(/\| \[ai@6\.0\.0\]\(ai\.md\) \| \*\*fails 1\/2\*\* \|/);
   });
+
+  it('say when the run did not finish, and which planned versions have not run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    await writeFile(file, JSON.stringify({ ...results([failing('6.0.0')]), planned: ['ai@6.0.0', 'ai@7.0.0'] }));
+    await cli('report', file);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('**This run did not finish. Not run yet: ai@7.0.0;');
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('<p><strong>This run did not finish. Not run yet: ai@7.0.0;');
+    await writeFile(file, JSON.stringify({ ...results([failing('6.0.0')]), planned: ['ai@6.0.0'], complete: true }));
+    await cli('report', file);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).not.toContain('did not finish');
+  });
 });

@@ -27,6 +27,29 @@ export interface ReportInput {
   readonly targets: readonly ResultTarget[];
   readonly cells: readonly ResultCell[];
   readonly scenarios: readonly Scenario[];
+  /** The versions the run was asked for, and whether all of them ran to the end. */
+  readonly planned?: readonly string[];
+  readonly complete?: boolean;
+}
+
+/** Planned versions that have no cells yet, or all versions when the run did not say what it planned. */
+export function unfinished(input: ReportInput): { readonly missing: readonly string[]; readonly known: boolean } {
+  if (input.complete) return { missing: [], known: true };
+  if (!input.planned) return { missing: [], known: false };
+  const ran = new Set(input.targets.map((t) => `${t.framework}@${t.version}`));
+  return { missing: input.planned.filter((p) => !ran.has(p)), known: true };
+}
+
+/** A line saying the run is not finished, or nothing when it is. */
+export function incompleteNote(input: ReportInput): string | undefined {
+  if (input.complete) return undefined;
+  const { missing, known } = unfinished(input);
+  const rest = known
+    ? missing.length > 0
+      ? ` Not run yet: ${missing.join(', ')}; the versions listed may also lack some units.`
+      : ' Some units of the versions listed may be missing.'
+    : ' Which versions it planned is not recorded.';
+  return `This run did not finish.${rest} Continue it with \`approval-conformance run --resume\` and the same options.`;
 }
 
 const columnsOf = (cells: readonly ResultCell[], scenarios: readonly Scenario[]) =>
@@ -101,6 +124,7 @@ export function indexPage(input: ReportInput, environment: string): string {
     '',
     environment,
     '',
+    ...(incompleteNote(input) ? [`**${md(incompleteNote(input)!)}**`, ''] : []),
     `| version | ${properties.join(' | ')} | errors |`,
     `|---|${properties.map(() => '---|').join('')}---|`,
   ];
