@@ -195,7 +195,9 @@ async function extraFrameworks(): Promise<Framework[]> {
   }
 }
 
-export const FRAMEWORKS: readonly Framework[] = [REFERENCE, LANGGRAPH, AI, ...(await extraFrameworks())];
+// In this order the default matrix runs (the quick ones first, so an interrupted run has the most versions) and the
+// reports list them.
+export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, LANGGRAPH, ...(await extraFrameworks())];
 
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
 const PLANNED = ['@openai/agents', '@mastra/core'];

@@ -198,7 +198,7 @@ export const runCommand: Command = {
         },
       },
     );
-    await journal.finish();
+    await journal.finish(targets);
     progress.end();
 
     const cells = journal.cells().filter((c) => targets.some((t) => t.framework === c.framework && t.version === c.version));
@@ -213,7 +213,7 @@ export const runCommand: Command = {
       io.out(summary(targets, cells));
     }
     if (outDir) {
-      const written = await writeReports(outDir, { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: true });
+      const written = await writeReports(outDir, { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete });
       io.out(`\nReports: ${written.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
     }
     if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${jsonFile.replace(`${process.cwd()}/`, '')} --cell ID\n`);

@@ -106,6 +106,18 @@ describe('the runner, when a framework goes wrong', () => {
     expect(okWorlds()).toBe(before);
   });
 
+  it('calls a resumed run complete only when it covered every version the results planned', async () => {
+    const file = join(dir, 'results.json');
+    await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'ok', '--json', file);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ planned: ['unreliable@1.0.0'], complete: true });
+    await cli('run', '--framework', 'flipping@1.0.9', ...ARGS, '--json', file, '--resume');
+    const narrowed = JSON.parse(readFileSync(file, 'utf8'));
+    expect(narrowed.planned).toEqual(['flipping@1.0.9', 'unreliable@1.0.0']);
+    expect(narrowed.complete).toBeUndefined();
+    await cli('run', '--framework', 'flipping@1.0.9,unreliable', ...ARGS, '--wiring', 'ok,only', '--json', file, '--resume');
+    expect(JSON.parse(readFileSync(file, 'utf8')).complete).toBe(true);
+  });
+
   it.each([
     ['not JSON', '{"cells": [', /is not JSON/],
     ['foreign', '{"name": "some-package"}', /is not a results file/],

@@ -74,10 +74,18 @@ export class Journal {
     this.#complete = false;
   }
 
-  /** Every planned version ran to the end. */
-  finish(): Promise<void> {
-    this.#complete = true;
+  /**
+   * This run reached its end: the results are complete when it covered every version ever planned for them (a
+   * resumed run that was narrowed to some versions leaves the others unfinished).
+   */
+  finish(ran: readonly { framework: string; version: string }[]): Promise<void> {
+    const covered = new Set(ran.map(targetKey));
+    this.#complete = this.#planned.every((p) => covered.has(p));
     return this.flush();
+  }
+
+  get complete(): boolean {
+    return this.#complete;
   }
 
   target(target: ResultTarget): void {
