@@ -27,3 +27,11 @@ export function positiveInteger(flag: string, value: string | undefined, fallbac
   }
   return Number(value);
 }
+
+/** The one results file a command reads, or a usage error that says what is missing or extra. */
+export function resultsFileArg(command: string, positionals: readonly string[]): string {
+  const [file, ...extra] = positionals;
+  if (file === undefined) throw new UsageError(`${command} needs a results FILE; see 'approval-conformance ${command} --help'.`);
+  if (extra.length > 0) throw new UsageError(`${command} takes one FILE, got also '${extra[0]}'.`);
+  return file;
+}

@@ -1,9 +1,8 @@
 // `regression`: turn one counterexample from a results file into a vitest test that replays it and checks that the
 // property still fails the same way. Commit it next to the suite's other regressions.
 import { writeFile } from 'node:fs/promises';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { cellWithCounterexample, type ResultCell } from '../results.js';
-import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance regression FILE --cell ID [--out TEST_FILE]
@@ -62,9 +61,7 @@ export const regressionCommand: Command = {
       io.out(HELP);
       return 0;
     }
-    const [file, ...extra] = positionals;
-    if (file === undefined) throw new UsageError("regression needs a results FILE; see 'approval-conformance regression --help'.");
-    if (extra.length > 0) throw new UsageError(`regression takes one FILE, got also '${extra[0]}'.`);
+    const file = resultsFileArg('regression', positionals);
     const cell = await cellWithCounterexample(file, values.cell);
     const test = regressionTest(cell, file.split('/').pop() ?? file);
     if (values.out === undefined) {

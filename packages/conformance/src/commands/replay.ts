@@ -1,6 +1,6 @@
 // `replay`: re-run one counterexample from a results file on a fresh world and print its story, or all of them.
 import { parseSchedule, replaySchedule, SCENARIOS, ScheduleMismatch, type Adapter } from '@approval-conformance/core';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { loadAdapter } from '../frameworks.js';
 import { cellWithCounterexample, readResults, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
@@ -36,9 +36,7 @@ export const replayCommand: Command = {
       io.out(HELP);
       return 0;
     }
-    const [file, ...extra] = positionals;
-    if (file === undefined) throw new UsageError("replay needs a results FILE; see 'approval-conformance replay --help'.");
-    if (extra.length > 0) throw new UsageError(`replay takes one FILE, got also '${extra[0]}'.`);
+    const file = resultsFileArg('replay', positionals);
     if (values.all) {
       if (values.cell !== undefined) throw new UsageError('replay takes --cell ID or --all, not both.');
       return replayAll(file, io);

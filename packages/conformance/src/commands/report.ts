@@ -3,10 +3,9 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SCENARIOS } from '@approval-conformance/core';
-import { parseCommandArgs } from '../args.js';
+import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { writeReports } from '../render/reports.js';
 import { readResults } from '../results.js';
-import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance report RESULTS_FILE [--out DIR]
@@ -33,9 +32,7 @@ export const reportCommand: Command = {
       io.out(HELP);
       return 0;
     }
-    const [file, ...extra] = positionals;
-    if (file === undefined) throw new UsageError("report needs a RESULTS_FILE; see 'approval-conformance report --help'.");
-    if (extra.length > 0) throw new UsageError(`report takes one RESULTS_FILE, got also '${extra[0]}'.`);
+    const file = resultsFileArg('report', positionals);
     const results = await readResults(file);
     const dir = resolve(values.out ?? join(file, '..'));
     await mkdir(dir, { recursive: true });

@@ -3,7 +3,7 @@
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PROPERTY_IDS, SCENARIOS, type ExploreOptions, type PropertyId, type Scenario, type ScenarioId } from '@approval-conformance/core';
+import { PROPERTY_IDS, SCENARIOS, type ExploreOptions, type PropertyId, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
@@ -14,7 +14,7 @@ import { renderTarget } from '../render/run-tables.js';
 import { textTable } from '../render/table.js';
 import type { ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
-import type { Command, Io } from './command.js';
+import type { Command } from './command.js';
 
 const DEFAULT_TIMEOUT_S = 1800;
 
@@ -236,4 +236,3 @@ function summary(targets: readonly Target[], cells: readonly ResultCell[]): stri
   return lines.join('\n').replace(/^\n/, '') + '\n';
 }
 
-export type { Scenario };
