@@ -29,6 +29,11 @@ export interface WorldEnv {
   readonly connections: Connections;
   /** A folder for this world's files (a SQLite database, say); removed after the run. */
   readonly scratchDir: string;
+  /**
+   * Wrap I/O the world awaits outside gates (a query to a database server) so the scheduler waits for its answer.
+   * Never wrap a wait on another turn (a lock): that would stall the run. See `Controller.external`.
+   */
+  readonly external: <T>(work: Promise<T>) => Promise<T>;
 }
 
 /** What the scenario asks the model to propose: the alternatives the adversary picks among. */

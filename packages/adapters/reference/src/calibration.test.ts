@@ -16,6 +16,7 @@ import {
   type Switches,
 } from '@approval-conformance/core';
 import { referenceAdapter, STORES } from './adapter.js';
+import { skipStore } from './postgres.fixtures.js';
 import { WIRINGS } from './wirings.js';
 
 const doubleResume = SCENARIOS.get('double-resume')!;
@@ -58,6 +59,7 @@ function walkModel(switches: Switches, steps: readonly string[]) {
 }
 
 describe.each(STORES)('calibration on the %s store', (store) => {
+  if (skipStore(store)) return void it.skip('needs a PostgreSQL server (see the message on stderr)');
   describe.each([...WIRINGS])('%s', (wiring, switches) => {
     const model = checkSwitches(switches);
 

@@ -3,26 +3,31 @@
 import type { Access, Action, GateFn, Recorder } from '@approval-conformance/core';
 import type { ApprovalState, ApprovalStore, StoredApproval } from './store.js';
 
+type External = <T>(work: Promise<T>) => Promise<T>;
+
 export class GatedStore {
   readonly #store: ApprovalStore;
   readonly #gate: GateFn;
   readonly #history: Recorder;
+  /** A server's answer is awaited outside the gate: the scheduler waits for it (memory and SQLite answer at once). */
+  readonly #io: <T>(work: T | Promise<T>) => Promise<T>;
 
-  constructor(store: ApprovalStore, gate: GateFn, history: Recorder) {
+  constructor(store: ApprovalStore, gate: GateFn, history: Recorder, external: External) {
     this.#store = store;
     this.#gate = gate;
     this.#history = history;
+    this.#io = <T>(work: T | Promise<T>) => external(Promise.resolve(work));
   }
 
   async create(turn: string, approvalId: string, action: Action, world: string): Promise<void> {
     await this.#gate(turn, `store.create(${approvalId})`, { access: record(approvalId, 'write') });
-    const { from, version } = this.#store.create(approvalId, action, world);
+    const { from, version } = await this.#io(this.#store.create(approvalId, action, world));
     this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state: 'unspent' });
   }
 
   async read(turn: string, approvalId: string): Promise<StoredApproval | undefined> {
     await this.#gate(turn, `store.read(${approvalId})`, { access: record(approvalId, 'read') });
-    const found = this.#store.read(approvalId);
+    const found = await this.#io(this.#store.read(approvalId));
     this.#history.emit({
       kind: 'record-read',
       actor: turn,
@@ -35,7 +40,7 @@ export class GatedStore {
 
   async write(turn: string, approvalId: string, state: ApprovalState): Promise<void> {
     await this.#gate(turn, `store.write(${approvalId}, ${state})`, { access: record(approvalId, 'write') });
-    const { from, version } = this.#store.write(approvalId, state);
+    const { from, version } = await this.#io(this.#store.write(approvalId, state));
     this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state });
   }
 
@@ -43,7 +48,7 @@ export class GatedStore {
     await this.#gate(turn, `store.compareAndSet(${approvalId}, ${expected} -> ${next})`, {
       access: record(approvalId, 'write'),
     });
-    const result = this.#store.compareAndSet(approvalId, expected, next);
+    const result = await this.#io(this.#store.compareAndSet(approvalId, expected, next));
     if (result.ok) {
       this.#history.emit({
         kind: 'record-write',
@@ -65,10 +70,11 @@ export class GatedStore {
   async lock(turn: string, approvalId: string): Promise<() => Promise<void>> {
     const access: Access[] = [{ key: `lock:${approvalId}`, mode: 'write' }];
     await this.#gate(turn, `store.lock(${approvalId})`, { access });
-    const release = await this.#store.lock(approvalId);
+    // Waiting for another holder is not I/O: only the lock's own server calls go through `io`.
+    const release = await this.#store.lock(approvalId, (work) => this.#io(work));
     return async () => {
       await this.#gate(turn, `store.unlock(${approvalId})`, { access });
-      release();
+      await this.#io(release());
     };
   }
 }

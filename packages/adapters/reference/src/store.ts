@@ -1,5 +1,6 @@
-// The durable store the reference runtime keeps its approval records in. Two implementations: memory and SQLite.
-// `compareAndSet` must be a real compare-and-set, and `lock` a real per-approval lock, in each.
+// The durable store the reference runtime keeps its approval records in: memory, SQLite and PostgreSQL. Calls may
+// answer at once (memory, SQLite) or later (a server). `compareAndSet` must be a real compare-and-set, and `lock` a
+// real per-approval lock, in each.
 import type { Action } from '@approval-conformance/core';
 
 export type ApprovalState = 'unspent' | 'spent';
@@ -20,19 +21,26 @@ export interface WriteResult {
   readonly version: number;
 }
 
+type Awaitable<T> = T | Promise<T>;
+
 export interface ApprovalStore {
-  create(approvalId: string, action: Action, world: string): WriteResult;
-  read(approvalId: string): StoredApproval | undefined;
+  create(approvalId: string, action: Action, world: string): Awaitable<WriteResult>;
+  read(approvalId: string): Awaitable<StoredApproval | undefined>;
   /** A blind write: sets the state whatever it was. */
-  write(approvalId: string, state: ApprovalState): WriteResult;
+  write(approvalId: string, state: ApprovalState): Awaitable<WriteResult>;
   /** Sets `next` only if the record still holds `expected`, in one atomic step. */
-  compareAndSet(approvalId: string, expected: ApprovalState, next: ApprovalState): WriteResult & { readonly ok: boolean };
+  compareAndSet(approvalId: string, expected: ApprovalState, next: ApprovalState): Awaitable<WriteResult & { readonly ok: boolean }>;
   /** Changes the stored action, as anyone with write access to the store can (the tamper scenario). */
-  setAction(approvalId: string, action: Action): void;
+  setAction(approvalId: string, action: Action): Awaitable<void>;
   /** Every record, as plain data (for the explorer's setup snapshot), and putting such a list back. */
-  dump(): StoredApproval[];
-  load(records: readonly StoredApproval[]): void;
-  /** Waits for, then holds, the approval's lock; the returned function releases it. */
-  lock(approvalId: string): Promise<() => void>;
-  close(): void;
+  dump(): Awaitable<StoredApproval[]>;
+  load(records: readonly StoredApproval[]): Awaitable<void>;
+  /**
+   * Waits for, then holds, the approval's lock; the returned function releases it. `io` wraps the server calls in
+   * it, never the wait for another holder.
+   */
+  lock(approvalId: string, io?: <T>(work: Promise<T>) => Promise<T>): Promise<() => Awaitable<void>>;
+  close(): Awaitable<void>;
+  /** The world is done: remove what it left on a shared server (a schema). Stores with nothing shared omit it. */
+  dispose?(): Awaitable<void>;
 }

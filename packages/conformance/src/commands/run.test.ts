@@ -65,7 +65,7 @@ describe('approval-conformance run', () => {
     [['run', '--framework', 'reference@9'], /reference is only available at version/],
     [['run', '--framework', 'ai@file:/nonexistent'], /no package.json in \/nonexistent; point file: at the built ai package's folder/],
     [['run', '--framework', 'reference', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],
-    [['run', '--framework', 'reference', '--store', 'postgres'], /unknown store 'postgres'/],
+    [['run', '--framework', 'reference', '--store', 'nosql'], /unknown store 'nosql'/],
     [['run', '--scenario', 'nope'], /unknown scenario 'nope'; choose from double-resume, replay/],
     [['run', '--property', 'speed'], /unknown property 'speed'/],
     [['run', '--sampled', '0'], /--sampled takes a whole number/],

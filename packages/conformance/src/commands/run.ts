@@ -54,6 +54,8 @@ Options:
   --jobs N           worker processes at once (default: ${availableParallelism()}, the cores)
   --timeout S        seconds one scenario may run on a wiring and store before
                      it is stopped and reads timeout (default ${DEFAULT_TIMEOUT_S})
+  --postgres URL     a PostgreSQL server for the postgres store (also read from
+                     APPROVAL_CONFORMANCE_POSTGRES); the store runs only with one
   --fail-on LIST     exit 1 when a cell is fail or error (comma-separated:
                      fail, error); by default the exit code is 0 once the run
                      completed
@@ -95,6 +97,7 @@ export const runCommand: Command = {
       jobs: { type: 'string' },
       timeout: { type: 'string' },
       'fail-on': { type: 'string' },
+      postgres: { type: 'string' },
       sampled: { type: 'string' },
       seed: { type: 'string' },
       'max-schedules': { type: 'string' },
@@ -137,6 +140,12 @@ export const runCommand: Command = {
           targets.push({ framework: spec.name, version, spec: text, ...(source === undefined ? {} : { source }) });
         }
       }
+    }
+
+    // The PostgreSQL server for the postgres store; worker processes inherit it.
+    if (values.postgres !== undefined) process.env['APPROVAL_CONFORMANCE_POSTGRES'] = values.postgres;
+    if (values.store?.split(',').includes('postgres') && !process.env['APPROVAL_CONFORMANCE_POSTGRES']) {
+      throw new UsageError('--store postgres needs a server: pass --postgres URL (or set APPROVAL_CONFORMANCE_POSTGRES); bash scripts/postgres.sh start gives one.');
     }
 
     // Filters are checked against every wiring and store the chosen frameworks have, before anything runs.

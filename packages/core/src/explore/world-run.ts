@@ -68,7 +68,7 @@ export async function runWorld(subject: Subject, selector: Selector): Promise<Sc
           backend: new CountingBackend(history, gate, scenario.backend),
           connections: new Connections(history, gate),
         };
-        world = await adapter.createWorld({ wiring, store, scenario: scenario.id, gate, history, scratchDir, ...fakes });
+        world = await adapter.createWorld({ wiring, store, scenario: scenario.id, gate, history, scratchDir, external: ctl.external, ...fakes });
         await scenario.program(world, fakes, ctl);
       },
       selector,

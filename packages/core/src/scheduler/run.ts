@@ -23,6 +23,12 @@ export interface Controller {
    * are still choices.
    */
   setup<T>(body: () => Promise<T>): Promise<T>;
+  /**
+   * Await I/O outside any gate (a query to a database server): the scheduler waits for it to answer before it
+   * calls the turns settled, however many event-loop rounds that takes. Never wrap work that waits on another turn
+   * (a lock held by a turn parked at a gate): that turn can only move once this one settles.
+   */
+  external<T>(work: Promise<T>): Promise<T>;
 }
 
 export type TurnOutcome =
@@ -106,6 +112,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   let setupDepth = 0;
   let programDone = false;
   let programError: string | undefined;
+  let externalInFlight = 0;
 
   // Events are stamped with the number of choices made so far, so a counterexample can be cut at a schedule prefix.
   const history = new Recorder(() => schedule.length, (actor) => lastGate.get(actor));
@@ -151,6 +158,14 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   const ctl: Controller = {
     gate,
     history,
+    async external<T>(work: Promise<T>): Promise<T> {
+      externalInFlight++;
+      try {
+        return await work;
+      } finally {
+        externalInFlight--;
+      }
+    },
     spawn(turn, body, options = {}) {
       if (started.has(turn)) throw new Error(`turn ${turn} was already started`);
       started.add(turn);
@@ -203,7 +218,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   });
 
   for (;;) {
-    if (!(await settle(signature, finishTurns))) {
+    if (!(await settle(signature, finishTurns, () => externalInFlight > 0))) {
       return result('timeout', 'the subject kept running without reaching a gate');
     }
     if (programError !== undefined) throw new Error(`the scenario's program failed: ${programError}`);

@@ -15,15 +15,16 @@ const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve)
 
 /**
  * Waits until `signature()` stays the same for a few rounds, calling `onRound` after each round (where finished turns
- * are noticed, which may wake joiners). Returns false if it never settled.
+ * are noticed, which may wake joiners), and never while `busy()` (I/O a turn awaits outside the gates) or native work
+ * is in flight. Returns false if it never settled.
  */
-export async function settle(signature: () => string, onRound: () => void): Promise<boolean> {
+export async function settle(signature: () => string, onRound: () => void, busy: () => boolean = () => false): Promise<boolean> {
   let last = signature();
   let same = 0;
   let waited = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     await nextMacrotask();
-    if (nativeWorkInFlight() > 0 && waited++ < MAX_NATIVE_ROUNDS) {
+    if ((nativeWorkInFlight() > 0 || busy()) && waited++ < MAX_NATIVE_ROUNDS) {
       round--;
       same = 0;
       continue;
