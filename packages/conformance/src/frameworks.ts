@@ -130,7 +130,7 @@ const LANGGRAPH: Framework = {
   defaults: (releases) => lastOfEachMinor(stable(releases).filter((v) => semver.gte(v, '0.2.0'))),
   async shape() {
     const { WIRINGS } = await import('@approval-conformance/adapter-langgraph');
-    return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite'] };
+    return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite', 'postgres'] };
   },
   localName: '@langchain/langgraph',
   async load(version, log, source) {

@@ -9,3 +9,4 @@ export * from './scenarios/index.js';
 export * from './explore/index.js';
 export type * from './adapter.js';
 export * from './install/npm.js';
+export { skipStore, testPostgres } from './testing/postgres.js';

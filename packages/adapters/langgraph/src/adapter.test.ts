@@ -1,6 +1,6 @@
 // The LangGraph adapter on the two pinned versions (one per @langchain/core peer line), offline once installed.
 import { describe, expect, it } from 'vitest';
-import { exploreCell, SCENARIOS, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
+import { exploreCell, SCENARIOS, skipStore, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
 import { langgraphAdapter } from './adapter.js';
 import { pinnedLib } from './lib.js';
 
@@ -80,6 +80,17 @@ describe.each([
     const scenario = SCENARIOS.get('error-after-effect')!;
     const cell = await exploreCell({ adapter: await load(), wiring: 'strict-resume', store: 'memory', scenario });
     expect(verdicts(cell.verdicts)).toEqual({ disclosure: 'fail', 'at-most-once': 'pass' });
+  });
+
+  it.skipIf(skipStore('postgres'))('gives the same verdicts on PostgresSaver as on SqliteSaver', async () => {
+    const a = await load();
+    for (const scenario of ['replay', 'tamper', 'crash-restart']) {
+      const on = async (store: string) =>
+        (await exploreCell({ adapter: a, wiring: 'separate-node', store, scenario: SCENARIOS.get(scenario as never)! })).verdicts.map(
+          (v) => [v.property, v.verdict, v.counterexample?.steps],
+        );
+      expect(await on('postgres'), scenario).toEqual(await on('sqlite'));
+    }
   });
 
   it('runs the effect twice when two resumes race, with the effect in the interrupting node', async () => {

@@ -3,7 +3,7 @@ import type { Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { LangGraphLib } from './lib.js';
 import { WIRINGS } from './wirings.js';
-import { createWorld } from './world.js';
+import { createWorld, postgresUrl } from './world.js';
 
 export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
   const features = await detectFeatures(lib);
@@ -11,7 +11,10 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
     framework: 'langgraph',
     version: lib.version,
     wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
-    stores: ['memory', 'sqlite'],
+    // PostgreSQL only where a server is configured (APPROVAL_CONFORMANCE_POSTGRES).
+    get stores() {
+      return postgresUrl() ? ['memory', 'sqlite', 'postgres'] : ['memory', 'sqlite'];
+    },
     applicability(_scenario, wiringId, store) {
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
@@ -19,6 +22,9 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
       if (missing) return { applicable: false, reason: missing };
       if (store === 'sqlite' && !features.sqlite) {
         return { applicable: false, reason: '@langchain/langgraph-checkpoint-sqlite is not installed' };
+      }
+      if (store === 'postgres' && !lib.postgres) {
+        return { applicable: false, reason: 'no @langchain/langgraph-checkpoint-postgres fits this version' };
       }
       return { applicable: true };
     },

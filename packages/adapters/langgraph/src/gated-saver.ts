@@ -39,6 +39,9 @@ export function newSaverBook(): SaverBook {
 
 export interface SaverTrace {
   readonly gate: GateFn;
+  /** Awaits the saver's own I/O outside the gates (a PostgreSQL server answers later; the others at once). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly external: (work: Promise<any>) => Promise<any>;
   readonly history: Recorder;
   /** Approvals the world knows of, so a record write can say which changed. */
   readonly approvals: Set<string>;
@@ -64,7 +67,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const turn = turnOf(config);
       const gate = `checkpoint.getTuple(${threadOf(config)})`;
       await trace.gate(turn, gate, { access: READ });
-      const tuple = await super.getTuple(config);
+      const tuple = await trace.external(super.getTuple(config));
       const pending = pendingApprovals(tuple);
       const { version, seen } = trace.book();
       for (const approvalId of trace.approvals) {
@@ -85,7 +88,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const turn = turnOf(config);
       const gate = `checkpoint.put(${threadOf(config)}, ${cp(checkpoint.id)})`;
       await trace.gate(turn, gate, { access: WRITE });
-      const result = await super.put(config, checkpoint, ...rest);
+      const result = await trace.external(super.put(config, checkpoint, ...rest));
       await this.#wrote(turn, gate, config);
       return result;
     }
@@ -96,7 +99,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const where = cp(config?.configurable?.['checkpoint_id']);
       const gate = `checkpoint.putWrites(${threadOf(config)}, ${where}, ${channels})`;
       await trace.gate(turn, gate, { access: WRITE });
-      const result = await super.putWrites(config, writes, taskId);
+      const result = await trace.external(super.putWrites(config, writes, taskId));
       await this.#wrote(turn, gate, config);
       return result;
     }
@@ -106,7 +109,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const book = trace.book();
       const version = ++book.version;
       const { seen } = book;
-      const latest = await super.getTuple({ configurable: { thread_id: config?.configurable?.['thread_id'] } });
+      const latest = await trace.external(super.getTuple({ configurable: { thread_id: config?.configurable?.['thread_id'] } }));
       const pending = pendingApprovals(latest);
       for (const approvalId of pending ?? []) {
         seen.add(approvalId);

@@ -2,7 +2,7 @@
 // loaded through a small shim there. npm picks the @langchain/core peer line the version asks for; the SQLite saver
 // is the newest one whose checkpoint peer the version's own checkpoint dependency satisfies; better-sqlite3 is the
 // workspace's own build, linked in (scripts being off, nothing native is built in the cache).
-import { existsSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,6 +13,7 @@ import type { LangGraphLib } from './lib.js';
 const LANGGRAPH = '@langchain/langgraph';
 const CHECKPOINT = '@langchain/langgraph-checkpoint';
 const SQLITE = '@langchain/langgraph-checkpoint-sqlite';
+const POSTGRES = '@langchain/langgraph-checkpoint-postgres';
 
 export { cacheRoot, InstallError };
 
@@ -54,12 +55,32 @@ try {
   sqlite = undefined;
 }
 export { sqlite };
+let postgres;
+try {
+  postgres = await import('@langchain/langgraph-checkpoint-postgres');
+} catch {
+  postgres = undefined;
+}
+export { postgres };
 export const version = require('@langchain/langgraph/package.json').version;
 `;
+
+/** Bumped when the shim exports more: a cache folder written by an older one is installed again. */
+const SHIM_VERSION = 2;
+
+/** Whether a cache folder holds a finished install made with this shim. */
+function readyWith(folder: string, shim: number): boolean {
+  try {
+    return JSON.parse(readFileSync(join(isolatedFolder(folder), 'ready.json'), 'utf8')).shim === shim;
+  } catch {
+    return false;
+  }
+}
 
 interface Shim {
   readonly langgraph: LangGraphLib['langgraph'];
   readonly sqlite?: LangGraphLib['sqlite'];
+  readonly postgres?: LangGraphLib['postgres'];
   readonly version: string;
 }
 
@@ -68,6 +89,7 @@ const libOf = (shim: Shim, folder: string): LangGraphLib => ({
   dir: isolatedFolder(folder),
   langgraph: shim.langgraph,
   ...(shim.sqlite ? { sqlite: shim.sqlite } : {}),
+  ...(shim.postgres ? { postgres: shim.postgres } : {}),
 });
 
 /** Installs `@langchain/langgraph@version` (once; later calls reuse the folder) and loads it. */
@@ -80,7 +102,9 @@ export async function installedLib(
   const local = source === undefined ? undefined : await localPackage(source, LANGGRAPH);
   if (!local && !semver.valid(version)) throw new InstallError(`'${version}' is not a version; give an exact one, like 1.7.3`);
   const folder = local ? localFolder(local) : `langgraph@${version}`;
-  if (existsSync(join(isolatedFolder(folder), 'ready.json'))) return libOf(await installIsolated<Shim>(cached(folder), log), folder);
+  if (readyWith(folder, SHIM_VERSION)) return libOf(await installIsolated<Shim>(cached(folder), log), folder);
+  // Anything else in the folder (an older shim's install, a failed one) is installed again.
+  rmSync(join(isolatedFolder(folder), 'ready.json'), { force: true });
 
   const manifest = local ?? (await npmView<Manifest>(`${LANGGRAPH}@${version}`, ['dependencies', 'peerDependencies']));
   if (!manifest) throw new InstallError(`${LANGGRAPH}@${version} is not published`);
@@ -92,9 +116,15 @@ export async function installedLib(
   const savers = Object.fromEntries((Array.isArray(listed) ? listed : [listed]).map((m) => [m.version, m]));
   const saver = checkpoint ? pickSqliteSaver(checkpoint, savers) : undefined;
   if (!saver) log(`no ${SQLITE} fits ${CHECKPOINT}@${checkpoint ?? '?'}: the sqlite store will be not-applicable`);
+  // The PostgreSQL saver, by the same rule: its checkpoint peer must admit the version's checkpoint.
+  const pgListed = (await npmView<Array<Manifest & { version: string }>>(`${POSTGRES}@>=0.0.0`, ['peerDependencies', 'version'])) ?? [];
+  const pgSavers = Object.fromEntries((Array.isArray(pgListed) ? pgListed : [pgListed]).map((m) => [m.version, m]));
+  const pgSaver = checkpoint ? pickSqliteSaver(checkpoint, pgSavers) : undefined;
+  if (!pgSaver) log(`no ${POSTGRES} fits ${CHECKPOINT}@${checkpoint ?? '?'}: the postgres store will be not-applicable`);
 
   const dependencies: Record<string, string> = { [LANGGRAPH]: local ? `file:${local.dir}` : version };
   if (saver) dependencies[SQLITE] = saver;
+  if (pgSaver) dependencies[POSTGRES] = pgSaver;
   const lib = libOf(
     await installIsolated<Shim>(
       {
@@ -102,7 +132,7 @@ export async function installedLib(
         what: local ? `${LANGGRAPH} from ${local.dir}` : `${LANGGRAPH}@${version}`,
         // One native build, the workspace's: the savers ask for 9, 11 or 12, and 12 has the same API.
         manifest: { dependencies, overrides: { 'better-sqlite3': `file:${builtBetterSqlite()}` } },
-        ready: { version, saver: saver ?? null },
+        ready: { version, saver: saver ?? null, postgresSaver: pgSaver ?? null, shim: SHIM_VERSION },
       },
       log,
     ),

@@ -12,6 +12,8 @@ export interface LangGraphLib {
   readonly langgraph: Module;
   /** `@langchain/langgraph-checkpoint-sqlite`, when installed. */
   readonly sqlite?: Module;
+  /** `@langchain/langgraph-checkpoint-postgres`, when installed. */
+  readonly postgres?: Module;
 }
 
 /** The versions pinned in the workspace for the tests: one per @langchain/core peer line. */
@@ -20,7 +22,7 @@ export async function pinnedLib(line: 0 | 1): Promise<LangGraphLib> {
     line === 0
       ? await import('@approval-conformance/langgraph-pin-0')
       : await import('@approval-conformance/langgraph-pin-1');
-  return { version: pin.version, langgraph: pin.langgraph, sqlite: pin.sqlite, dir: pin.dir };
+  return { version: pin.version, langgraph: pin.langgraph, sqlite: pin.sqlite, postgres: pin.postgres, dir: pin.dir };
 }
 
 /** The pinned versions, newest first: what `langgraph@VERSION` can name until versions install on demand. */

@@ -8,7 +8,7 @@ const BOOKKEEPING = new Set(['__interrupt__', '__resume__', '__error__', '__no_w
 
 type Write = readonly [taskId: string, channel: string, value: unknown];
 
-interface TupleLike {
+export interface TupleLike {
   readonly pendingWrites?: readonly Write[];
 }
 

@@ -1,15 +1,19 @@
 // One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, or its SqliteSaver on a file),
 // driven the way the docs say an app drives it: invoke to the interrupt, show the card, resume with a Command.
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import pg from 'pg';
 import Database from 'better-sqlite3';
 import type { Action, ProposalRequest, World, WorldEnv } from '@approval-conformance/core';
 import { STRICT_RESUME_KEY } from './features.js';
 import { gatedSaverClass, newSaverBook, TURN_KEY } from './gated-saver.js';
 import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
-import { approvalState, pendingApprovals } from './record.js';
+import { approvalState, pendingApprovals, type TupleLike } from './record.js';
 import type { Wiring } from './wirings.js';
+
+/** Where the PostgreSQL server is: APPROVAL_CONFORMANCE_POSTGRES (the runner's --postgres sets it). */
+export const postgresUrl = () => process.env['APPROVAL_CONFORMANCE_POSTGRES'];
 
 const THREAD = 'thread-1';
 
@@ -18,13 +22,20 @@ interface Interrupt {
   readonly value?: { approval?: string; action?: Action };
 }
 
-export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): World {
+const SAVERS: Readonly<Record<string, (lib: LangGraphLib) => unknown>> = {
+  memory: (lib) => lib.langgraph['MemorySaver'],
+  sqlite: (lib) => lib.sqlite?.['SqliteSaver'],
+  postgres: (lib) => lib.postgres?.['PostgresSaver'],
+};
+
+export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): Promise<World> {
   let approvals = new Set<string>();
   let book = newSaverBook();
-  const Base = env.store === 'sqlite' ? lib.sqlite?.['SqliteSaver'] : lib.langgraph['MemorySaver'];
+  const Base = SAVERS[env.store]?.(lib) as (new (...args: unknown[]) => any) | undefined;
   if (typeof Base !== 'function') throw new Error(`LangGraph ${lib.version} has no saver for store '${env.store}'`);
   const Saver = gatedSaverClass(Base, {
     gate: env.gate,
+    external: env.external,
     history: env.history,
     get approvals() {
       return approvals;
@@ -32,11 +43,23 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
     book: () => book,
   });
   const file = join(env.scratchDir, 'checkpoints.sqlite');
-  const open = () => {
+  // PostgreSQL: one schema per world, named after its scratch folder (the same across a restart), dropped at close.
+  const schema = `w_${basename(env.scratchDir).replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
+  const open = async () => {
+    if (env.store === 'postgres') {
+      const url = postgresUrl();
+      if (!url) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
+      // One connection: LangGraph fires writes without awaiting them, and on several connections their answers
+      // could come back in any order; on one they come back in the order sent, so every run is the same.
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      const saver = new Saver(pool, undefined, { schema });
+      await env.external(saver.setup());
+      return { db: undefined, pool, saver };
+    }
     const db = env.store === 'sqlite' ? new Database(file) : undefined;
-    return { db, saver: db ? new Saver(db) : new Saver() };
+    return { db, pool: undefined, saver: db ? new Saver(db) : new Saver() };
   };
-  let { db, saver } = open();
+  let { db, pool, saver } = await open();
 
   let request: ProposalRequest = { alternatives: [] };
   let proposals = 0;
@@ -72,7 +95,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
     }
   };
 
-  return {
+  const world: World = {
     async propose(turn, req) {
       request = req;
       graph ??= build();
@@ -118,7 +141,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
 
     async inspect(approvalId) {
       // The framework's own read, past the gate.
-      const tuple = await Base.prototype.getTuple.call(saver, { configurable: { thread_id: THREAD } });
+      const tuple = await env.external<TupleLike | undefined>(Base.prototype.getTuple.call(saver, { configurable: { thread_id: THREAD } }));
       return { state: approvalState(pendingApprovals(tuple), approvalId, approvals), version: 0 };
     },
 
@@ -136,6 +159,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
     },
 
     async restore(snapshot) {
+      if (pool) throw new Error('a PostgreSQL world has no snapshot');
       const s = snapshot as {
         store: Uint8Array | { storage: unknown; writes: unknown };
         approvals: Set<string>;
@@ -148,7 +172,7 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
       if (db) {
         db.close();
         writeFileSync(file, s.store as Uint8Array);
-        ({ db, saver } = open());
+        ({ db, pool, saver } = await open());
       } else {
         Object.assign(saver, s.store);
       }
@@ -157,15 +181,23 @@ export function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): W
     },
 
     async restart() {
-      // A new process: a fresh graph over a fresh saver; MemorySaver starts empty, SqliteSaver reopens the file.
+      // A new process: a fresh graph over a fresh saver; MemorySaver starts empty, SqliteSaver reopens the file,
+      // PostgresSaver connects again to the same schema.
       db?.close();
-      ({ db, saver } = open());
+      await env.external(pool?.end() ?? Promise.resolve());
+      ({ db, pool, saver } = await open());
       graph = undefined;
       graph = build();
     },
 
     async close() {
       db?.close();
+      if (pool) {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await pool.end();
+      }
     },
   };
+  // A PostgreSQL world runs its setup every schedule: a server's state is not plain data to copy.
+  return env.store === 'postgres' ? { ...world, snapshot: undefined, restore: undefined } : world;
 }

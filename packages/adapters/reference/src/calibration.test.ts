@@ -16,7 +16,7 @@ import {
   type Switches,
 } from '@approval-conformance/core';
 import { referenceAdapter, STORES } from './adapter.js';
-import { skipStore } from './postgres.fixtures.js';
+import { skipStore } from '@approval-conformance/core';
 import { WIRINGS } from './wirings.js';
 
 const doubleResume = SCENARIOS.get('double-resume')!;

@@ -55,6 +55,19 @@ describe('runSchedule', () => {
     expect(run.status).toBe('complete');
   });
 
+  it('waits for I/O a turn awaits through external (a server that answers later) before calling it settled', async () => {
+    const program: Program = async (ctl) => {
+      ctl.spawn('t1', async () => {
+        await ctl.gate('t1', 'before');
+        // A reply that takes many event-loop rounds: a query to a database server, say.
+        await ctl.external(new Promise((resolve) => setTimeout(resolve, 30)));
+        await ctl.gate('t1', 'after');
+      });
+    };
+    const run = await runSchedule(program, replaySelector(parseSchedule('t1:1 t1:2')));
+    expect(run.status).toBe('complete');
+  });
+
   it('reports a timeout when a schedule goes past its release budget', async () => {
     const program: Program = async (ctl) => {
       ctl.spawn('t1', async () => {

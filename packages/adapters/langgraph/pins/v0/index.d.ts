@@ -1,5 +1,6 @@
 // Loosely typed on purpose: the adapter reads these modules by feature detection, across versions.
 export declare const langgraph: Record<string, any>;
 export declare const sqlite: Record<string, any>;
+export declare const postgres: Record<string, any>;
 export declare const version: string;
 export declare const dir: string;

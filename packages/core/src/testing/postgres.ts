@@ -1,9 +1,10 @@
-// A PostgreSQL server for the tests: the one CI started (APPROVAL_CONFORMANCE_POSTGRES), or one this machine's tests
-// start once with scripts/postgres.sh and share. Tests on the postgres store are skipped only when no server can be
-// had, and then they say why on stderr, never silently.
+// A PostgreSQL server for the adapters' tests: the one CI started (APPROVAL_CONFORMANCE_POSTGRES), or one this
+// machine's tests start once with scripts/postgres.sh and share. Tests on the postgres store are skipped only when no
+// server can be had, and then they say why on stderr, never silently.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+// The repository's script: three levels up from this folder, in src/ and in dist/ alike.
 const SCRIPT = fileURLToPath(new URL('../../../../scripts/postgres.sh', import.meta.url));
 
 function find(): { readonly url?: string; readonly reason?: string } {
@@ -20,9 +21,16 @@ function find(): { readonly url?: string; readonly reason?: string } {
   }
 }
 
-export const POSTGRES = find();
+let found: ReturnType<typeof find> | undefined;
 
-if (!POSTGRES.url) process.stderr.write(`SKIPPING the postgres store's tests: ${POSTGRES.reason}\n`);
+/** The server, found (or started) on first use. */
+export function testPostgres(): { readonly url?: string; readonly reason?: string } {
+  if (found === undefined) {
+    found = find();
+    if (!found.url) process.stderr.write(`SKIPPING the postgres store's tests: ${found.reason}\n`);
+  }
+  return found;
+}
 
-/** The stores a test file runs on; postgres is skipped (with the reason above) only without a server. */
-export const skipStore = (store: string) => store === 'postgres' && POSTGRES.url === undefined;
+/** Whether a test on `store` must be skipped: only postgres, only without a server (and the reason is printed). */
+export const skipStore = (store: string) => store === 'postgres' && testPostgres().url === undefined;
