@@ -64,6 +64,7 @@ timeouts are counted apart and never as a pass.</p>
 ${incompleteNote(input) ? `<p><strong>${esc(incompleteNote(input)!)}</strong></p>` : ''}
 <table><tr><th>version</th>${properties.map((p) => `<th>${esc(p)}</th>`).join('')}<th>errors</th></tr>
 ${rows.join('\n')}</table>
+<p>Stores that ran: ${esc([...new Set(input.cells.map((c) => c.store).filter((s) => s !== '*'))].join(', ') || 'none')}. (PostgreSQL runs only where a server was given.)</p>
 <h2>Installed packages</h2><ul>
 ${input.targets.map((t) => `<li>${esc(`${t.framework}@${t.version}`)}: ${esc(Object.entries(t.packages).map(([n, v]) => `${n} ${v}`).join(', ') || 'built in')}${t.error ? ` — <strong>did not run</strong>: ${esc(t.error)}` : ''}</li>`).join('\n')}
 </ul>`,

@@ -25,6 +25,7 @@ describe('the Markdown reports', () => {
 
     const index = await readFile(join(dir, 'README.md'), 'utf8');
     expect(index).toMatch(/\| \[ai@6\.0\.0\]\(ai\.md\) \| \*\*fails 1\/2\*\* \|/);
+    expect(index).toContain('Stores that ran: memory, sqlite.');
   });
 
   it('say when the run did not finish, and which planned versions have not run', async () => {

@@ -146,6 +146,8 @@ export function indexPage(input: ReportInput, environment: string): string {
     lines.push('', '## Versions that did not run', '');
     for (const t of broken) lines.push(`- ${md(targetName(t))}: ${md(t.error!)}`);
   }
+  const stores = [...new Set(input.cells.map((c) => c.store).filter((s) => s !== '*'))];
+  lines.push('', `Stores that ran: ${stores.map(md).join(', ') || 'none'}. (PostgreSQL runs only where a server was given.)`);
   lines.push('', '## Installed packages', '');
   for (const t of input.targets) {
     const pkgs = Object.entries(t.packages).map(([n, v]) => `${n} ${v}`).join(', ');
