@@ -307,3 +307,24 @@ export async function loadAdapter(spec: FrameworkSpec, log: Log = () => {}): Pro
   }
   return (await fw.load(versions[0]!, log)).adapter;
 }
+
+/**
+ * The adapter a results cell ran on. A local build's cell (`6.0.327+local`) loads from the path its results recorded
+ * in the target's spec (`ai@file:PATH`), so it replays as long as the build is still there.
+ */
+export async function loadCellAdapter(
+  cell: { readonly framework: string; readonly version: string },
+  targets: readonly { readonly framework: string; readonly version: string; readonly spec: string }[] = [],
+  log: Log = () => {},
+): Promise<Adapter> {
+  if (!cell.version.endsWith('+local')) return loadAdapter({ name: cell.framework, version: cell.version }, log);
+  const spec = targets.find((t) => t.framework === cell.framework && t.version === cell.version)?.spec;
+  if (!spec?.includes('@file:')) {
+    throw new UsageError(
+      `${cell.framework}@${cell.version} is a local build and the results do not say where it was; run it again with --framework ${cell.framework}@file:PATH.`,
+    );
+  }
+  const [target] = await expandSpecToTargets(parseFrameworkSpec(spec), log);
+  const { adapter } = await framework(cell.framework).load(target!.version, log, target!.source);
+  return { ...adapter, version: cell.version };
+}

@@ -2,6 +2,7 @@
 // property still fails the same way. Commit it next to the suite's other regressions.
 import { writeFile } from 'node:fs/promises';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
+import { UsageError } from '../usage-error.js';
 import { cellWithCounterexample, type ResultCell } from '../results.js';
 import type { Command } from './command.js';
 
@@ -63,6 +64,9 @@ export const regressionCommand: Command = {
     }
     const file = resultsFileArg('regression', positionals);
     const cell = await cellWithCounterexample(file, values.cell);
+    if (cell.version.endsWith('+local')) {
+      throw new UsageError(`${cell.id} ran on a local build; a committed regression test needs a published version.`);
+    }
     const test = regressionTest(cell, file.split('/').pop() ?? file);
     if (values.out === undefined) {
       io.out(test);

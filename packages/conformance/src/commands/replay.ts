@@ -1,8 +1,8 @@
 // `replay`: re-run one counterexample from a results file on a fresh world and print its story, or all of them.
 import { parseSchedule, replaySchedule, SCENARIOS, ScheduleMismatch, type Adapter } from '@approval-conformance/core';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
-import { loadAdapter } from '../frameworks.js';
-import { cellWithCounterexample, readResults, type ResultCell } from '../results.js';
+import { loadCellAdapter } from '../frameworks.js';
+import { cellWithCounterexample, readResults, type ResultCell, type ResultTarget } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -53,7 +53,7 @@ export const replayCommand: Command = {
     const cell = await cellWithCounterexample(file, values.cell);
     const counterexample = cell.counterexample!;
     io.out(`${cell.id}: ${cell.verdict}, ${counterexample.steps} steps\nschedule: ${counterexample.schedule}\n\n`);
-    const replayed = await replayCell(cell, new Map());
+    const replayed = await replayCell(cell, new Map(), (await readResults(file)).targets);
     if (replayed.outcome === 'mismatch') {
       io.out(`The replay did not follow the schedule: ${replayed.message}.\nThe subject is nondeterministic, or changed since the results were written.\n`);
       return 1;
@@ -72,7 +72,11 @@ type Replayed =
   | { readonly outcome: 'mismatch'; readonly message: string };
 
 /** Runs a cell's counterexample again on a fresh world; adapters are loaded once per framework version. */
-async function replayCell(cell: ResultCell, adapters: Map<string, Promise<Adapter>>): Promise<Replayed> {
+async function replayCell(
+  cell: ResultCell,
+  adapters: Map<string, Promise<Adapter>>,
+  targets: readonly ResultTarget[] = [],
+): Promise<Replayed> {
   const counterexample = cell.counterexample!;
   const scenario = SCENARIOS.get(cell.scenario);
   if (!scenario) throw new UsageError(`cell '${cell.id}' names scenario '${cell.scenario}', which this suite does not have.`);
@@ -82,7 +86,7 @@ async function replayCell(cell: ResultCell, adapters: Map<string, Promise<Adapte
     throw new UsageError(`cell '${cell.id}' has a corrupt schedule: ${(error as Error).message}.`);
   }
   const key = `${cell.framework}@${cell.version}`;
-  if (!adapters.has(key)) adapters.set(key, loadAdapter({ name: cell.framework, version: cell.version }));
+  if (!adapters.has(key)) adapters.set(key, loadCellAdapter(cell, targets));
   const adapter = await adapters.get(key)!;
   try {
     const { story } = await replaySchedule({ adapter, wiring: cell.wiring, store: cell.store, scenario }, counterexample.schedule);
@@ -97,11 +101,12 @@ async function replayCell(cell: ResultCell, adapters: Map<string, Promise<Adapte
 
 /** Every counterexample of a results file, one line each, and exit code 1 if any did not reproduce. */
 async function replayAll(file: string, io: Parameters<Command['run']>[1]): Promise<number> {
-  const cells = (await readResults(file)).cells.filter((c) => c.counterexample !== undefined);
+  const results = await readResults(file);
+  const cells = results.cells.filter((c) => c.counterexample !== undefined);
   const adapters = new Map<string, Promise<Adapter>>();
   let differed = 0;
   for (const cell of cells) {
-    const replayed = await replayCell(cell, adapters);
+    const replayed = await replayCell(cell, adapters, results.targets);
     if (replayed.outcome !== 'reproduced') differed++;
     const word = { reproduced: 'reproduced', different: 'DIFFERENT ', mismatch: 'MISMATCH  ' }[replayed.outcome];
     io.out(`${word}  ${cell.id}\n`);

@@ -49,6 +49,9 @@ describe('approval-conformance run', () => {
     const results = JSON.parse(await readFile(file, 'utf8'));
     expect(results.targets[0]).toMatchObject({ framework: 'ai', version: '6.0.326+local', spec: `ai@file:${build}`, packages: { ai: '6.0.326' } });
     expect(results.cells[0].id).toBe('ai@6.0.326+local/signed-approval/memory/tamper/integrity');
+    // It replays from the path its results recorded.
+    const replayed = await cli('replay', file, '--all');
+    expect(replayed.out).toContain('1 reproduced, 0 differed.');
   });
 
   it('says sampled for a sampled pass', async () => {
