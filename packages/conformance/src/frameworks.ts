@@ -119,6 +119,7 @@ const LANGGRAPH_PACKAGES = [
   '@langchain/core',
   '@langchain/langgraph-checkpoint',
   '@langchain/langgraph-checkpoint-sqlite',
+  '@langchain/langgraph-checkpoint-postgres',
 ];
 
 const LANGGRAPH: Framework = {
@@ -314,17 +315,24 @@ export async function loadAdapter(spec: FrameworkSpec, log: Log = () => {}): Pro
  */
 export async function loadCellAdapter(
   cell: { readonly framework: string; readonly version: string },
-  targets: readonly { readonly framework: string; readonly version: string; readonly spec: string }[] = [],
+  targets: readonly { readonly framework: string; readonly version: string; readonly spec: string; readonly source?: string }[] = [],
   log: Log = () => {},
 ): Promise<Adapter> {
   if (!cell.version.endsWith('+local')) return loadAdapter({ name: cell.framework, version: cell.version }, log);
-  const spec = targets.find((t) => t.framework === cell.framework && t.version === cell.version)?.spec;
-  if (!spec?.includes('@file:')) {
+  const fw = framework(cell.framework);
+  const source = targets.find((t) => t.framework === cell.framework && t.version === cell.version)?.source;
+  if (!source || !fw.localName) {
     throw new UsageError(
       `${cell.framework}@${cell.version} is a local build and the results do not say where it was; run it again with --framework ${cell.framework}@file:PATH.`,
     );
   }
-  const [target] = await expandSpecToTargets(parseFrameworkSpec(spec), log);
-  const { adapter } = await framework(cell.framework).load(target!.version, log, target!.source);
+  const { localPackage } = await import('@approval-conformance/core');
+  const pkg = await localPackage(source, fw.localName).catch((error: Error) => {
+    throw new UsageError(`${cell.framework}@${cell.version} ran from ${source}, which is no longer there: ${error.message}.`);
+  });
+  if (`${pkg.version}+local` !== cell.version) {
+    throw new UsageError(`${source} is now ${fw.localName}@${pkg.version}, not the ${cell.version} these results ran; run it again.`);
+  }
+  const { adapter } = await fw.load(cell.version, log, pkg.dir);
   return { ...adapter, version: cell.version };
 }

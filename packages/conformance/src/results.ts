@@ -36,6 +36,8 @@ export interface ResultTarget {
   readonly spec: string;
   /** The exact versions of the framework's packages and their peers, as loaded. */
   readonly packages: Readonly<Record<string, string>>;
+  /** A local build's folder, absolute (`NAME@file:PATH`): where its cells replay from. */
+  readonly source?: string;
   /** Set when the version could not be installed or imported: every cell of it is then an error. */
   readonly error?: string;
 }
@@ -46,6 +48,18 @@ export interface Environment {
   readonly os: string;
   readonly arch: string;
   readonly cpus: number;
+}
+
+export interface RunOptions {
+  readonly scenarios: readonly string[];
+  readonly properties?: readonly string[];
+  readonly wirings?: readonly string[];
+  readonly stores?: readonly string[];
+  readonly mode: 'exhaustive' | 'sampled';
+  readonly samples?: number;
+  readonly seed?: number;
+  readonly maxSchedules?: number;
+  readonly reduce: boolean;
 }
 
 export interface ResultsFile {
@@ -59,6 +73,8 @@ export interface ResultsFile {
   readonly planned?: readonly string[];
   /** Set once every planned version ran to the end; a run that was stopped says so by its absence. */
   readonly complete?: boolean;
+  /** The options the cells were run with (filters and exploration): a resumed run must use the same. */
+  readonly options?: RunOptions;
   readonly cells: readonly ResultCell[];
 }
 

@@ -19,9 +19,10 @@ describe('approval-conformance bisect', () => {
     expect(out).toMatch(/flipping 1\.0\.6 and 1\.0\.9 agree on double-resume\/at-most-once: 1 pass/);
   });
 
-  it('reads a release that will not install as error, and goes on', async () => {
-    const { out } = await cli('bisect', ...ARGS, '--range', '>=1.0.3 <=1.0.4');
-    expect(out).toContain('~ */*: error → -');
+  it('stops at a release that will not install, naming it, rather than call it a change', async () => {
+    const { code, err } = await cli('bisect', ...ARGS, '--range', '>=1.0.3 <=1.0.4');
+    expect(code).toBe(1);
+    expect(err).toMatch(/bisect stopped at flipping@1\.0\.3, which could not be judged \(error: could not install flipping@1\.0\.3: it was unpublished\)/);
   });
 
   it.each([
@@ -29,6 +30,7 @@ describe('approval-conformance bisect', () => {
     [[...ARGS, '--range', 'soon'], /--range 'soon' is not a semver range/],
     [['--framework', 'reference', '--scenario', 'replay', '--property', 'binding'], /reference has only one version/],
     [['--framework', 'flipping', '--scenario', 'replay', '--property', 'disclosure'], /replay does not check disclosure/],
+    [[...ARGS, '--wiring', 'nope'], /unknown wiring 'nope' for flipping; choose from only/],
   ])('refuses %j with one line', async (argv, message) => {
     const { code, err } = await cli('bisect', ...argv);
     expect(code).toBe(2);

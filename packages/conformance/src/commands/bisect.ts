@@ -7,6 +7,7 @@ import { framework, releases, stable } from '../frameworks.js';
 import { runPool } from '../matrix/pool.js';
 import { verdictCell } from '../render/verdict.js';
 import type { ResultCell } from '../results.js';
+import { RunFailure } from '../run-failure.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -16,8 +17,10 @@ Finds the first published version of a framework where the verdict of one
 property in one scenario changes, by binary search over its releases, and
 prints the two neighbouring versions with both verdicts. A version's verdict is
 the verdict of every wiring and store it runs (narrow it with --wiring and
---store); a version that will not install reads error. Like git bisect, it finds
-one change: if the verdict changes more than once in the range, narrow --range.
+--store). A release that cannot be judged (it will not install, or a cell
+errors or times out) stops the search with its name and exit code 1. Like git
+bisect, it finds one change: if the verdict changes more than once in the
+range, narrow --range.
 
 Options:
   --framework NAME   the framework (a name, no version)
@@ -77,6 +80,11 @@ export const bisectCommand: Command = {
     const split = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
     const wirings = split(values.wiring);
     const stores = split(values.store);
+    const shape = await fw.shape();
+    for (const [flag, asked, known] of [['wiring', wirings, shape.wirings], ['store', stores, shape.stores]] as const) {
+      const unknown = asked?.find((x) => !known.includes(x));
+      if (unknown) throw new UsageError(`unknown ${flag} '${unknown}' for ${fw.name}; choose from ${known.join(', ')}.`);
+    }
     const timeoutMs = positiveInteger('--timeout', values.timeout, 1800, 1) * 1000;
     const maxSchedules = values['max-schedules'] === undefined ? undefined : positiveInteger('--max-schedules', values['max-schedules'], 1);
 
@@ -110,10 +118,21 @@ export const bisectCommand: Command = {
       return memo.get(version)!;
     };
 
+    // A release that could not be judged (it would not install, a unit errored or timed out, nothing ran) is not a
+    // verdict: the search stops there and says so, instead of calling it a change.
+    const judged = async (version: string) => {
+      const result = await judge(version);
+      const broken = result.cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout');
+      if (result.cells.length === 0 || broken.length > 0) {
+        const why = broken[0] ? `${broken[0].verdict}: ${broken[0].reason ?? ''}` : 'no cell ran (check --wiring and --store)';
+        throw new RunFailure(`bisect stopped at ${fw.name}@${version}, which could not be judged (${why}); narrow --range to leave it out.`);
+      }
+      return result;
+    };
     let lo = 0;
     let hi = versions.length - 1;
-    const first = await judge(versions[lo]!);
-    const last = await judge(versions[hi]!);
+    const first = await judged(versions[lo]!);
+    const last = await judged(versions[hi]!);
     if (first.verdicts === last.verdicts) {
       io.out(`${fw.name} ${versions[lo]} and ${versions[hi]} agree on ${scenario}/${property}: ${summarize(first.cells)}.\n` +
         `No change to find (it may have changed and changed back; narrow --range to look).\n`);
@@ -121,7 +140,7 @@ export const bisectCommand: Command = {
     }
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
-      if ((await judge(versions[mid]!)).verdicts === first.verdicts) lo = mid;
+      if ((await judged(versions[mid]!)).verdicts === first.verdicts) lo = mid;
       else hi = mid;
     }
     const [before, after] = [versions[lo]!, versions[hi]!];

@@ -19,6 +19,8 @@ Exit codes: 0 reproduced (or listed), 1 a replay differed, 2 bad input.
 Options:
   --cell ID   the cell's id, e.g. reference@0.0.0/after-snapshot/memory/double-resume/at-most-once
   --all       replay every counterexample in the file
+  --postgres URL  the PostgreSQL server for cells of the postgres store
+              (also read from APPROVAL_CONFORMANCE_POSTGRES)
   -h, --help  show this help
 `;
 
@@ -30,6 +32,7 @@ export const replayCommand: Command = {
     const { values, positionals } = parseCommandArgs('replay', argv, {
       cell: { type: 'string' },
       all: { type: 'boolean' },
+      postgres: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -37,6 +40,7 @@ export const replayCommand: Command = {
       return 0;
     }
     const file = resultsFileArg('replay', positionals);
+    if (values.postgres !== undefined) process.env['APPROVAL_CONFORMANCE_POSTGRES'] = values.postgres;
     if (values.all) {
       if (values.cell !== undefined) throw new UsageError('replay takes --cell ID or --all, not both.');
       return replayAll(file, io);

@@ -1,7 +1,7 @@
 // `report`: write the reports of a results file again (after the renderer changed, or for a file from elsewhere)
 // without running anything.
 import { copyFile, mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { SCENARIOS } from '@approval-conformance/core';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { writeReports } from '../render/reports.js';
@@ -10,9 +10,9 @@ import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance report RESULTS_FILE [--out DIR]
 
-Writes the reports of a results file (written by 'run'): the Markdown index,
-a page per framework and the counterexample stories, into DIR (default: the
-file's own folder). Nothing is run again.
+Writes the reports of a results file (written by 'run'): the index, a page
+per framework and the counterexample stories, in Markdown and HTML, into DIR
+(default: the file's own folder). Nothing is run again.
 
 Options:
   --out DIR   where to write the reports; RESULTS_FILE is copied there as results.json
@@ -36,20 +36,33 @@ export const reportCommand: Command = {
     const results = await readResults(file);
     const dir = resolve(values.out ?? join(file, '..'));
     await mkdir(dir, { recursive: true });
-    if (resolve(file) !== join(dir, 'results.json')) await copyFile(file, join(dir, 'results.json'));
+    // With --out the data goes along as results.json; without, the reports link to the file where it is.
+    let resultsName = basename(file);
+    if (values.out !== undefined && resolve(file) !== join(dir, 'results.json')) {
+      await copyFile(file, join(dir, 'results.json'));
+      resultsName = 'results.json';
+    }
     const targets =
       results.targets ??
       [...new Set(results.cells.map((c) => `${c.framework}@${c.version}`))].map((key) => {
         const at = key.lastIndexOf('@');
         return { framework: key.slice(0, at), version: key.slice(at + 1), spec: key, packages: {} };
       });
-    const written = await writeReports(dir, {
-      targets,
-      cells: results.cells,
-      scenarios: [...SCENARIOS.values()],
-      ...(results.planned ? { planned: results.planned } : {}),
-      ...(results.complete ? { complete: true } : {}),
-    });
+    const written = await writeReports(
+      dir,
+      {
+        targets,
+        cells: results.cells,
+        scenarios: [...SCENARIOS.values()],
+        ...(results.planned ? { planned: results.planned } : {}),
+        ...(results.complete ? { complete: true } : {}),
+      },
+      {
+        ...(results.environment ? { environment: results.environment } : {}),
+        ...(results.updated ? { updated: results.updated } : {}),
+        resultsName,
+      },
+    );
     io.out(`Wrote ${written.length} files into ${dir}.\n`);
     return 0;
   },

@@ -2,7 +2,7 @@
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { PROPERTY_IDS, SCENARIOS, type ExploreOptions, type PropertyId, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
@@ -144,7 +144,7 @@ export const runCommand: Command = {
 
     // The PostgreSQL server for the postgres store; worker processes inherit it.
     if (values.postgres !== undefined) process.env['APPROVAL_CONFORMANCE_POSTGRES'] = values.postgres;
-    if (values.store?.split(',').includes('postgres') && !process.env['APPROVAL_CONFORMANCE_POSTGRES']) {
+    if (values.store?.split(',').map((x) => x.trim()).includes('postgres') && !process.env['APPROVAL_CONFORMANCE_POSTGRES']) {
       throw new UsageError('--store postgres needs a server: pass --postgres URL (or set APPROVAL_CONFORMANCE_POSTGRES); bash scripts/postgres.sh start gives one.');
     }
 
@@ -161,7 +161,13 @@ export const runCommand: Command = {
       const { mkdir } = await import('node:fs/promises');
       await mkdir(outDir, { recursive: true });
     }
-    const journal = await Journal.open(jsonFile, values.resume ?? false);
+    const filters = {
+      scenarios,
+      ...(wirings === undefined ? {} : { wirings }),
+      ...(stores === undefined ? {} : { stores }),
+      ...(properties === undefined ? {} : { properties }),
+    };
+    const journal = await Journal.open(jsonFile, values.resume ?? false, { ...filters, mode: options.mode ?? 'exhaustive', ...withoutMode(options) });
     journal.plan(targets);
     await journal.flush();
     const failedBefore = journal.failed();
@@ -176,19 +182,20 @@ export const runCommand: Command = {
       {
         jobs,
         timeoutMs: timeoutS * 1000,
-        filters: {
-          scenarios,
-          ...(wirings === undefined ? {} : { wirings }),
-          ...(stores === undefined ? {} : { stores }),
-          ...(properties === undefined ? {} : { properties }),
-        },
+        filters,
         options,
         done: journal.done(),
         strictFilters: targets.length === 1,
       },
       {
         plan(target, packages, units) {
-          journal.target({ framework: target.framework, version: target.version, spec: target.spec, packages });
+          journal.target({
+            framework: target.framework,
+            version: target.version,
+            spec: target.spec,
+            packages,
+            ...(target.source === undefined ? {} : { source: target.source }),
+          });
           progress.planned(target, units);
         },
         start(target, unit) {
@@ -222,7 +229,11 @@ export const runCommand: Command = {
       io.out(summary(targets, cells));
     }
     if (outDir) {
-      const written = await writeReports(outDir, { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete });
+      const written = await writeReports(
+        outDir,
+        { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete },
+        { environment: journal.environment, updated: new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
+      );
       io.out(`\nReports: ${written.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
     }
     if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${jsonFile.replace(`${process.cwd()}/`, '')} --cell ID\n`);
@@ -245,3 +256,13 @@ function summary(targets: readonly Target[], cells: readonly ResultCell[]): stri
   return lines.join('\n').replace(/^\n/, '') + '\n';
 }
 
+
+/** The exploration options as the results record them. */
+function withoutMode(options: ExploreOptions) {
+  return {
+    ...(options.mode === 'sampled' ? { samples: options.samples } : {}),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.maxSchedules === undefined ? {} : { maxSchedules: options.maxSchedules }),
+    reduce: options.reduce ?? true,
+  };
+}

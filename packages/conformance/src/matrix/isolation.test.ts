@@ -108,14 +108,24 @@ describe('the runner, when a framework goes wrong', () => {
 
   it('calls a resumed run complete only when it covered every version the results planned', async () => {
     const file = join(dir, 'results.json');
-    await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'ok', '--json', file);
+    await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ planned: ['unreliable@1.0.0'], complete: true });
     await cli('run', '--framework', 'flipping@1.0.9', ...ARGS, '--json', file, '--resume');
     const narrowed = JSON.parse(readFileSync(file, 'utf8'));
     expect(narrowed.planned).toEqual(['flipping@1.0.9', 'unreliable@1.0.0']);
     expect(narrowed.complete).toBeUndefined();
-    await cli('run', '--framework', 'flipping@1.0.9,unreliable', ...ARGS, '--wiring', 'ok,only', '--json', file, '--resume');
+    await cli('run', '--framework', 'flipping@1.0.9,unreliable', ...ARGS, '--json', file, '--resume');
     expect(JSON.parse(readFileSync(file, 'utf8')).complete).toBe(true);
+  });
+
+  it('refuses to resume with other options than the results were run with', async () => {
+    const file = join(dir, 'results.json');
+    await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);
+    const before = readFileSync(file, 'utf8');
+    const { code, err } = await cli('run', '--framework', 'unreliable', ...ARGS, '--max-schedules', '5', '--json', file, '--resume');
+    expect(code).toBe(2);
+    expect(err).toMatch(/was run with other options .*; resume it with the same ones, or write to a new file/);
+    expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
   it.each([

@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { arch, availableParallelism, platform, release } from 'node:os';
 import semver from 'semver';
 import { FRAMEWORK_NAMES } from '../frameworks.js';
-import { readResults, writeResults, type Environment, type ResultCell, type ResultTarget } from '../results.js';
+import { readResults, writeResults, type Environment, type ResultCell, type ResultTarget, type RunOptions } from '../results.js';
+import { UsageError } from '../usage-error.js';
 import { unitKey } from './protocol.js';
 
 export async function environment(): Promise<Environment> {
@@ -33,6 +34,7 @@ export class Journal {
   #writing = Promise.resolve();
   #planned: string[] = [];
   #complete = false;
+  #options: RunOptions | undefined;
 
   private constructor(file: string | undefined, env: Environment, started: string) {
     this.#file = file;
@@ -41,11 +43,22 @@ export class Journal {
   }
 
   /** A journal writing to `file` (or to nothing), started afresh or from what `file` already holds. */
-  static async open(file: string | undefined, resume: boolean): Promise<Journal> {
+  static async open(file: string | undefined, resume: boolean, options: RunOptions): Promise<Journal> {
     const env = await environment();
-    if (!resume || file === undefined) return new Journal(file, env, new Date().toISOString());
+    if (!resume || file === undefined) {
+      const fresh = new Journal(file, env, new Date().toISOString());
+      fresh.#options = options;
+      return fresh;
+    }
     const previous = await readResults(file);
+    // Cells from other options would mix with these and read as one run: refuse.
+    if (previous.options && JSON.stringify(previous.options) !== JSON.stringify(options)) {
+      throw new UsageError(
+        `${file} was run with other options (${JSON.stringify(previous.options)}); resume it with the same ones, or write to a new file.`,
+      );
+    }
     const journal = new Journal(file, env, previous.started ?? new Date().toISOString());
+    journal.#options = options;
     journal.#planned = [...(previous.planned ?? [])];
     for (const target of previous.targets ?? []) journal.#targets.set(targetKey(target), target);
     for (const cell of previous.cells) {
@@ -109,6 +122,10 @@ export class Journal {
       .flatMap(([, cells]) => cells);
   }
 
+  get environment(): Environment {
+    return this.#environment;
+  }
+
   planned(): string[] {
     return [...this.#planned];
   }
@@ -128,6 +145,7 @@ export class Journal {
         updated: new Date().toISOString(),
         targets: this.targets(),
         planned: [...this.#planned].sort((a, b) => compareTargets(parse(a), parse(b))),
+        ...(this.#options ? { options: this.#options } : {}),
         ...(this.#complete ? { complete: true } : {}),
         cells: this.cells(),
       }),

@@ -85,6 +85,10 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
   const skip = new Set(pool.done.get(key) ?? []);
   const { file, execArgv } = workerCommand();
   let planned = false;
+  /** The version's units, from the last plan a worker sent. */
+  let lastUnits: readonly Unit[] = [];
+  /** Workers in a row that died outside any unit. */
+  let idleDeaths = 0;
   for (;;) {
     const outcome = await new Promise<{ kind: 'done' } | { kind: 'load-failed'; reason: string } | { kind: 'lost'; unit: Unit | undefined; verdict: Verdict; reason: string }>((resolve, reject) => {
       const child: ChildProcess = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
@@ -94,6 +98,15 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       let units: readonly Unit[] = [];
       let timer: NodeJS.Timeout | undefined;
       let timedOut = false;
+      // Installing and importing a version has the same limit as a unit: a stalled install must not hang the run.
+      let loading: NodeJS.Timeout | undefined =
+        pool.timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              loadTimedOut = true;
+              child.kill('SIGKILL');
+            }, pool.timeoutMs);
+      let loadTimedOut = false;
       let finished: { kind: 'done' } | { kind: 'load-failed'; reason: string } | undefined;
       let chain = Promise.resolve();
       child.on('message', (message: WorkerMessage) => {
@@ -103,6 +116,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
               events.log(target, message.line);
               break;
             case 'load-failed':
+              clearTimeout(loading);
               finished = { kind: 'load-failed', reason: message.message };
               break;
             case 'bad-filter':
@@ -110,7 +124,10 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
               reject(new UsageError(message.message));
               break;
             case 'plan':
+              clearTimeout(loading);
+              loading = undefined;
               units = message.units;
+              lastUnits = message.units;
               if (!planned) events.plan(target, message.packages, units.filter((u) => !skip.has(u.key)).length);
               planned = true;
               break;
@@ -137,12 +154,22 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
         });
       });
       child.on('error', (error) => reject(error));
+      // `exit` can come before the last messages and stderr are read; `close` waits for them.
+      let exitCode: number | null = null;
+      let exitSignal: NodeJS.Signals | null = null;
       child.on('exit', (code, signal) => {
+        exitCode = code;
+        exitSignal = signal;
+      });
+      child.on('close', () => {
         clearTimeout(timer);
+        clearTimeout(loading);
+        const [code, signal] = [exitCode, exitSignal];
         void chain.then(() => {
           if (finished) return resolve(finished);
           const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
           if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped` });
+          if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past --timeout ${seconds}s` });
           const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
           const said = tail(stderr);
           resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}` });
@@ -166,11 +193,21 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       return;
     }
     if (!outcome.unit) {
-      // The worker died outside any unit (while loading): the version cannot run.
-      events.failed(target, outcome.reason);
-      await events.cells(target, loadFailedCells(target, pool.filters, outcome.reason, pool.options.mode));
+      if (!planned) {
+        // The worker died before it could say what the version has: the version cannot run.
+        events.failed(target, outcome.reason);
+        await events.cells(target, loadFailedCells(target, pool.filters, outcome.reason, pool.options.mode));
+        return;
+      }
+      // It died between units: try again, but not forever.
+      if (++idleDeaths < 3) continue;
+      for (const unit of lastUnits.filter((u) => !skip.has(u.key))) {
+        skip.add(unit.key);
+        await events.cells(target, unfinishedCells(target, unit, 'error', outcome.reason, pool.options.mode));
+      }
       return;
     }
+    idleDeaths = 0;
     skip.add(outcome.unit.key);
     await events.cells(target, unfinishedCells(target, outcome.unit, outcome.verdict, outcome.reason, pool.options.mode));
   }

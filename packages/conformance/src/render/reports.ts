@@ -1,7 +1,7 @@
 // Writes the reports of a run into a folder: the index, a page per framework and the stories per version, each in
 // Markdown and in HTML.
 // (results.json is the journal's, written as the run goes.)
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
@@ -12,16 +12,20 @@ async function write(file: string, text: string) {
   return file;
 }
 
-export async function writeReports(dir: string, input: ReportInput): Promise<string[]> {
-  const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8').catch(() => '{}')) as {
-    environment?: { suite: string; node: string; os: string; arch: string; cpus: number };
-    updated?: string;
-  };
-  const env = results.environment;
+export interface ReportMeta {
+  readonly environment?: { suite: string; node: string; os: string; arch: string; cpus: number };
+  readonly updated?: string;
+  /** The results file the reports link to, relative to the reports' folder. */
+  readonly resultsName?: string;
+}
+
+export async function writeReports(dir: string, input: ReportInput, meta: ReportMeta = {}): Promise<string[]> {
+  const env = meta.environment;
+  const data = meta.resultsName ?? 'results.json';
   const environment = env
-    ? `Suite ${env.suite}, Node ${env.node}, ${env.os} (${env.arch}, ${env.cpus} cores)${results.updated ? `, last cell written ${results.updated}` : ''}. Raw data: [results.json](results.json).`
-    : 'Raw data: [results.json](results.json).';
-  const plain = environment.replace(/\[results\.json\]\(results\.json\)/, 'results.json');
+    ? `Suite ${env.suite}, Node ${env.node}, ${env.os} (${env.arch}, ${env.cpus} cores)${meta.updated ? `, last cell written ${meta.updated}` : ''}. Raw data: [${data}](${data}).`
+    : `Raw data: [${data}](${data}).`;
+  const plain = environment.replace(`[${data}](${data})`, data);
   const written = [
     await write(join(dir, 'README.md'), indexPage(input, environment)),
     await write(join(dir, 'index.html'), indexHtml(input, plain)),
