@@ -4,6 +4,7 @@
 import { PROPERTY_IDS } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
 import { esc } from './escape.js';
+import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { anchor, incompleteNote, type ReportInput } from './markdown.js';
 import { sequenceSvg } from './sequence.js';
 import { verdictCell } from './verdict.js';
@@ -46,12 +47,12 @@ export function indexHtml(input: ReportInput, environment: string): string {
   const rows = input.targets.map((t) => {
     const mine = input.cells.filter((c) => c.framework === t.framework && c.version === t.version);
     const cols = properties.map((p) => {
-      const ran = mine.filter((c) => c.property === p && ['pass', 'fail', 'allowed'].includes(c.verdict));
-      const failed = ran.filter((c) => c.verdict === 'fail').length;
-      if (ran.length === 0) return '<td class="not-applicable">–</td>';
-      return failed === 0 ? `<td class="pass">holds (${ran.length})</td>` : `<td class="fail">fails ${failed}/${ran.length}</td>`;
+      const sum = propertySummary(mine, p);
+      if (!sum) return '<td class="not-applicable">–</td>';
+      if (sum.failed > 0) return `<td class="fail">fails ${sum.failed}/${sum.ran}</td>`;
+      return `<td class="pass">holds (${sum.ran})${sum.partial ? ' (not all exhaustive)' : ''}</td>`;
     });
-    const errors = mine.filter((c) => c.verdict === 'error' || c.verdict === 'timeout').length;
+    const errors = brokenCount(mine);
     return `<tr><td><a href="${esc(t.framework)}.html">${esc(`${t.framework}@${t.version}`)}</a></td>${cols.join('')}<td${errors ? ' class="error"' : ''}>${errors || ''}</td></tr>`;
   });
   return page(
@@ -64,7 +65,7 @@ timeouts are counted apart and never as a pass.</p>
 ${incompleteNote(input) ? `<p><strong>${esc(incompleteNote(input)!)}</strong></p>` : ''}
 <table><tr><th>version</th>${properties.map((p) => `<th>${esc(p)}</th>`).join('')}<th>errors</th></tr>
 ${rows.join('\n')}</table>
-<p>Stores that ran: ${esc([...new Set(input.cells.map((c) => c.store).filter((s) => s !== '*'))].join(', ') || 'none')}. (PostgreSQL runs only where a server was given.)</p>
+<p>Stores that ran: ${esc(storesThatRan(input.cells).join(', ') || 'none')}. (PostgreSQL runs only where a server was given.)</p>
 <h2>Installed packages</h2><ul>
 ${input.targets.map((t) => `<li>${esc(`${t.framework}@${t.version}`)}: ${esc(Object.entries(t.packages).map(([n, v]) => `${n} ${v}`).join(', ') || 'built in')}${t.error ? ` — <strong>did not run</strong>: ${esc(t.error)}` : ''}</li>`).join('\n')}
 </ul>`,
@@ -72,21 +73,13 @@ ${input.targets.map((t) => `<li>${esc(`${t.framework}@${t.version}`)}: ${esc(Obj
 }
 
 export function frameworkHtml(framework: string, input: ReportInput): string {
-  const cells = input.cells.filter((c) => c.framework === framework);
-  const columns = input.scenarios.flatMap((s) =>
-    s.properties.filter((p) => cells.some((c) => c.scenario === s.id && c.property === p)).map((p) => ({ scenario: s.id, property: p })),
+  const { columns, rows: grid } = frameworkGrid(framework, input.cells, input.scenarios);
+  const rows = grid.map(
+    (row) =>
+      `<tr><td>${esc(row.version)}</td><td>${esc(row.wiring)}</td><td>${esc(row.store)}</td>${row.cells
+        .map((c) => cellHtml(c, htmlStoriesFile(framework, row.version)))
+        .join('')}</tr>`,
   );
-  const rows: string[] = [];
-  for (const version of [...new Set(cells.map((c) => c.version))]) {
-    const mine = cells.filter((c) => c.version === version);
-    for (const row of [...new Set(mine.map((c) => `${c.wiring}\u0000${c.store}`))]) {
-      const [wiring, store] = row.split('\u0000') as [string, string];
-      const tds = columns.map((col) =>
-        cellHtml(mine.find((c) => c.wiring === wiring && c.store === store && c.scenario === col.scenario && c.property === col.property), htmlStoriesFile(framework, version)),
-      );
-      rows.push(`<tr><td>${esc(version)}</td><td>${esc(wiring)}</td><td>${esc(store)}</td>${tds.join('')}</tr>`);
-    }
-  }
   return page(
     framework,
     `<p><a href="index.html">All frameworks</a></p><h1>${esc(framework)}</h1>

@@ -2,6 +2,7 @@
 // version × wiring × store, columns scenario/property), and the stories of each version's counterexamples.
 import { PROPERTY_IDS, type Scenario } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
+import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { verdictCell } from './verdict.js';
 
 /** Text safe inside a Markdown table cell and as inline text: no raw HTML, no column breaks. */
@@ -52,14 +53,9 @@ export function incompleteNote(input: ReportInput): string | undefined {
   return `This run did not finish.${rest} Continue it with \`approval-conformance run --resume\` and the same options.`;
 }
 
-const columnsOf = (cells: readonly ResultCell[], scenarios: readonly Scenario[]) =>
-  scenarios.flatMap((s) => s.properties.filter((p) => cells.some((c) => c.scenario === s.id && c.property === p)).map((p) => ({ scenario: s.id, property: p })));
-
 /** Per framework: one row per version × wiring × store. */
 export function frameworkPage(framework: string, input: ReportInput): string {
-  const cells = input.cells.filter((c) => c.framework === framework);
-  const versions = [...new Set(cells.map((c) => c.version))];
-  const columns = columnsOf(cells, input.scenarios);
+  const { cells, columns, rows } = frameworkGrid(framework, input.cells, input.scenarios);
   const lines = [
     `# ${framework}`,
     '',
@@ -68,15 +64,8 @@ export function frameworkPage(framework: string, input: ReportInput): string {
     `| version | wiring | store | ${columns.map((c) => `${c.scenario}<br>${c.property}`).join(' | ')} |`,
     `|---|---|---|${columns.map(() => '---|').join('')}`,
   ];
-  for (const version of versions) {
-    const mine = cells.filter((c) => c.version === version);
-    const rows = [...new Set(mine.map((c) => `${c.wiring}\u0000${c.store}`))];
-    for (const row of rows) {
-      const [wiring, store] = row.split('\u0000') as [string, string];
-      const at = (col: { scenario: string; property: string }) =>
-        mine.find((c) => c.wiring === wiring && c.store === store && c.scenario === col.scenario && c.property === col.property);
-      lines.push(`| ${md(version)} | ${md(wiring)} | ${md(store)} | ${columns.map((col) => { const c = at(col); return c ? cellText(c, '') : ''; }).join(' | ')} |`);
-    }
+  for (const row of rows) {
+    lines.push(`| ${md(row.version)} | ${md(row.wiring)} | ${md(row.store)} | ${row.cells.map((c) => (c ? cellText(c, '') : '')).join(' | ')} |`);
   }
   const reasons = new Map<string, Set<string>>();
   for (const c of cells.filter((c) => c.verdict === 'not-applicable' || c.verdict === 'error' || c.verdict === 'timeout')) {
@@ -131,13 +120,11 @@ export function indexPage(input: ReportInput, environment: string): string {
   for (const target of input.targets) {
     const mine = input.cells.filter((c) => c.framework === target.framework && c.version === target.version);
     const cols = properties.map((p) => {
-      const ran = mine.filter((c) => c.property === p && (c.verdict === 'pass' || c.verdict === 'fail' || c.verdict === 'allowed'));
-      const failed = ran.filter((c) => c.verdict === 'fail').length;
-      if (ran.length === 0) return '–';
-      const partial = ran.some((c) => c.verdict === 'pass' && !c.exhaustive) ? ' (not all exhaustive)' : '';
-      return failed === 0 ? `holds (${ran.length})${partial}` : `**fails ${failed}/${ran.length}**`;
+      const sum = propertySummary(mine, p);
+      if (!sum) return '–';
+      return sum.failed === 0 ? `holds (${sum.ran})${sum.partial ? ' (not all exhaustive)' : ''}` : `**fails ${sum.failed}/${sum.ran}**`;
     });
-    const errors = mine.filter((c) => c.verdict === 'error' || c.verdict === 'timeout').length;
+    const errors = brokenCount(mine);
     const name = `[${md(targetName(target))}](${target.framework}.md)`;
     lines.push(`| ${name} | ${cols.join(' | ')} | ${errors || ''} |`);
   }
@@ -146,8 +133,7 @@ export function indexPage(input: ReportInput, environment: string): string {
     lines.push('', '## Versions that did not run', '');
     for (const t of broken) lines.push(`- ${md(targetName(t))}: ${md(t.error!)}`);
   }
-  const stores = [...new Set(input.cells.map((c) => c.store).filter((s) => s !== '*'))];
-  lines.push('', `Stores that ran: ${stores.map(md).join(', ') || 'none'}. (PostgreSQL runs only where a server was given.)`);
+  lines.push('', `Stores that ran: ${storesThatRan(input.cells).map(md).join(', ') || 'none'}. (PostgreSQL runs only where a server was given.)`);
   lines.push('', '## Installed packages', '');
   for (const t of input.targets) {
     const pkgs = Object.entries(t.packages).map(([n, v]) => `${n} ${v}`).join(', ');

@@ -1,0 +1,48 @@
+// The shapes both report formats draw: a framework's grid (rows version × wiring × store, columns scenario/property)
+// and the index's per-property summary. Markdown and HTML only differ in how they write them down.
+import type { PropertyId, Scenario } from '@approval-conformance/core';
+import type { ResultCell } from '../results.js';
+
+export interface GridRow {
+  readonly version: string;
+  readonly wiring: string;
+  readonly store: string;
+  /** One per column; undefined where the row has no such cell. */
+  readonly cells: readonly (ResultCell | undefined)[];
+}
+
+export function frameworkGrid(framework: string, all: readonly ResultCell[], scenarios: readonly Scenario[]) {
+  const cells = all.filter((c) => c.framework === framework);
+  const columns = scenarios.flatMap((s) =>
+    s.properties
+      .filter((p) => cells.some((c) => c.scenario === s.id && c.property === p))
+      .map((p) => ({ scenario: s.id, property: p })),
+  );
+  const rows: GridRow[] = [];
+  for (const version of [...new Set(cells.map((c) => c.version))]) {
+    const mine = cells.filter((c) => c.version === version);
+    for (const row of [...new Set(mine.map((c) => `${c.wiring}\u0000${c.store}`))]) {
+      const [wiring, store] = row.split('\u0000') as [string, string];
+      const at = (col: { scenario: string; property: string }) =>
+        mine.find((c) => c.wiring === wiring && c.store === store && c.scenario === col.scenario && c.property === col.property);
+      rows.push({ version, wiring, store, cells: columns.map(at) });
+    }
+  }
+  return { cells, columns, rows };
+}
+
+/** One property over a version's cells: how many ran (pass, fail, allowed), how many failed, any pass cut short. */
+export function propertySummary(cells: readonly ResultCell[], property: PropertyId) {
+  const ran = cells.filter((c) => c.property === property && (c.verdict === 'pass' || c.verdict === 'fail' || c.verdict === 'allowed'));
+  if (ran.length === 0) return undefined;
+  return {
+    ran: ran.length,
+    failed: ran.filter((c) => c.verdict === 'fail').length,
+    partial: ran.some((c) => c.verdict === 'pass' && !c.exhaustive),
+  };
+}
+
+/** Error and timeout cells: counted apart, never as a pass. */
+export const brokenCount = (cells: readonly ResultCell[]) => cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout').length;
+
+export const storesThatRan = (cells: readonly ResultCell[]) => [...new Set(cells.map((c) => c.store).filter((s) => s !== '*'))];
