@@ -3,6 +3,7 @@
 //
 //   pnpm bench:matrix                      the default matrix (hours on 2 cores)
 //   pnpm bench:matrix --framework ai       any `run` options narrow it
+//   pnpm bench:matrix --warm               only the warm run, on this machine's install cache as it is
 //   pnpm bench:matrix --from reports/results.json   only the per-cell times of a finished run
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ interface Cell {
 
 const args = process.argv.slice(2);
 const from = args.indexOf('--from');
+const warmOnly = args.includes('--warm');
+const runArgs = args.filter((a) => a !== '--warm');
 
 function clock(ms: number) {
   const s = Math.round(ms / 1000);
@@ -54,15 +57,16 @@ async function perCell(file: string) {
 if (from >= 0) {
   await perCell(args[from + 1]!);
 } else {
-  const cache = await mkdtemp(join(tmpdir(), 'ac-bench-cache-'));
-  for (const label of ['cold', 'warm']) {
+  // An empty cache for the cold run, filled by it for the warm one; --warm keeps the machine's own cache.
+  const cache = warmOnly ? undefined : await mkdtemp(join(tmpdir(), 'ac-bench-cache-'));
+  for (const label of warmOnly ? ['warm'] : ['cold', 'warm']) {
     const out = await mkdtemp(join(tmpdir(), `ac-bench-${label}-`));
     const start = Date.now();
-    const run = spawnSync('pnpm', ['--silent', 'conformance', 'run', '--out', out, '--quiet', ...args], {
+    const run = spawnSync('pnpm', ['--silent', 'conformance', 'run', '--out', out, '--quiet', ...runArgs], {
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, APPROVAL_CONFORMANCE_CACHE: cache },
+      env: cache ? { ...process.env, APPROVAL_CONFORMANCE_CACHE: cache } : process.env,
     });
-    console.log(`${label} (cache ${label === 'cold' ? 'empty' : 'filled'}): ${clock(Date.now() - start)}, exit ${run.status}`);
+    console.log(`${label} (cache ${label === 'cold' ? 'empty' : 'filled'}): ${clock(Date.now() - start)}, exit ${run.status}, results in ${out}`);
     if (label === 'warm') await perCell(join(out, 'results.json'));
   }
 }

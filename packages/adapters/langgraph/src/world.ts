@@ -11,6 +11,7 @@ import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
 import type { Wiring } from './wirings.js';
+import { dumpSchema, loadSchema, type SchemaRows } from './pg-schema.js';
 
 /** Where the PostgreSQL server is: APPROVAL_CONFORMANCE_POSTGRES (the runner's --postgres sets it). */
 export const postgresUrl = () => process.env['APPROVAL_CONFORMANCE_POSTGRES'];
@@ -153,15 +154,18 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     },
 
     async snapshot() {
-      // The saver's own storage: MemorySaver's maps, or the SQLite database's bytes.
-      const store = db ? db.serialize() : { storage: saver.storage, writes: saver.writes };
+      // The saver's own storage: MemorySaver's maps, the SQLite database's bytes, or the PostgreSQL schema's rows.
+      const store = pool
+        ? await env.external(dumpSchema(pool, schema))
+        : db
+          ? db.serialize()
+          : { storage: saver.storage, writes: saver.writes };
       return { store, approvals, book, request, proposals, interruptIds, built: graph !== undefined };
     },
 
     async restore(snapshot) {
-      if (pool) throw new Error('a PostgreSQL world has no snapshot');
       const s = snapshot as {
-        store: Uint8Array | { storage: unknown; writes: unknown };
+        store: Uint8Array | SchemaRows | { storage: unknown; writes: unknown };
         approvals: Set<string>;
         book: ReturnType<typeof newSaverBook>;
         request: ProposalRequest;
@@ -169,7 +173,9 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         interruptIds: Map<string, string>;
         built: boolean;
       };
-      if (db) {
+      if (pool) {
+        await env.external(loadSchema(pool, schema, s.store as SchemaRows));
+      } else if (db) {
         db.close();
         writeFileSync(file, s.store as Uint8Array);
         ({ db, pool, saver } = await open());
@@ -198,6 +204,5 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       }
     },
   };
-  // A PostgreSQL world runs its setup every schedule: a server's state is not plain data to copy.
-  return env.store === 'postgres' ? { ...world, snapshot: undefined, restore: undefined } : world;
+  return world;
 }
