@@ -126,4 +126,9 @@ export interface Adapter {
   /** Whether a scenario can run on a wiring and store, and if not, why (the version lacks the feature, say). */
   applicability(scenario: ScenarioId, wiring: string, store: string): Applicability;
   createWorld(env: WorldEnv): Promise<World>;
+  /**
+   * An exploration (a cell, a replay) is over: free what closed worlds kept for the next one, such as a database
+   * schema and its connection. Worlds may reuse such things only if they hand each schedule a clean state.
+   */
+  release?(): Promise<void>;
 }

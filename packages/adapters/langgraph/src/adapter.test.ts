@@ -84,11 +84,12 @@ describe.each([
 
   it.skipIf(skipStore('postgres'))('gives the same verdicts on PostgresSaver as on SqliteSaver', async () => {
     const a = await load();
-    for (const scenario of ['replay', 'tamper', 'crash-restart']) {
-      const on = async (store: string) =>
-        (await exploreCell({ adapter: a, wiring: 'separate-node', store, scenario: SCENARIOS.get(scenario as never)! })).verdicts.map(
-          (v) => [v.property, v.verdict, v.counterexample?.steps],
-        );
+    // Every scenario whose space is small; the same schedules explored, the same length of shortest counterexample.
+    for (const scenario of ['replay', 'tamper', 'crash-restart', 're-proposal', 'world-drift', 'tool-retry', 'error-after-effect']) {
+      const on = async (store: string) => {
+        const cell = await exploreCell({ adapter: a, wiring: 'separate-node', store, scenario: SCENARIOS.get(scenario as never)! });
+        return [cell.schedules, cell.exhausted, cell.verdicts.map((v) => [v.property, v.verdict, v.counterexample?.steps])];
+      };
       expect(await on('postgres'), scenario).toEqual(await on('sqlite'));
     }
   });

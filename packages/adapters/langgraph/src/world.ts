@@ -1,8 +1,7 @@
 // One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, or its SqliteSaver on a file),
 // driven the way the docs say an app drives it: invoke to the interrupt, show the card, resume with a Command.
 import { writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import pg from 'pg';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Action, ProposalRequest, World, WorldEnv } from '@approval-conformance/core';
 import { STRICT_RESUME_KEY } from './features.js';
@@ -11,7 +10,7 @@ import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
 import type { Wiring } from './wirings.js';
-import { dumpSchema, loadSchema, type SchemaRows } from './pg-schema.js';
+import { connect, dumpSchema, leaseSchema, loadSchema, returnSchema, type SchemaLease, type SchemaRows } from './pg-schema.js';
 
 /** Where the PostgreSQL server is: APPROVAL_CONFORMANCE_POSTGRES (the runner's --postgres sets it). */
 export const postgresUrl = () => process.env['APPROVAL_CONFORMANCE_POSTGRES'];
@@ -44,17 +43,17 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     book: () => book,
   });
   const file = join(env.scratchDir, 'checkpoints.sqlite');
-  // PostgreSQL: one schema per world, named after its scratch folder (the same across a restart), dropped at close.
-  const schema = `w_${basename(env.scratchDir).replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
+  // PostgreSQL: a schema of the world's own (the same across a restart), emptied or dropped at close.
+  let lease: SchemaLease | undefined;
   const open = async () => {
     if (env.store === 'postgres') {
       const url = postgresUrl();
       if (!url) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
-      // One connection: LangGraph fires writes without awaiting them, and on several connections their answers
-      // could come back in any order; on one they come back in the order sent, so every run is the same.
-      const pool = new pg.Pool({ connectionString: url, max: 1 });
-      const saver = new Saver(pool, undefined, { schema });
+      // The first open takes a schema and its connection; a restart (a new process) connects again.
+      const pool = lease ? connect(url) : (lease = leaseSchema(url)).pool;
+      const saver = new Saver(pool, undefined, { schema: lease.schema });
       await env.external(saver.setup());
+      lease.clean ??= await env.external(dumpSchema(pool, lease.schema));
       return { db: undefined, pool, saver };
     }
     const db = env.store === 'sqlite' ? new Database(file) : undefined;
@@ -156,7 +155,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     async snapshot() {
       // The saver's own storage: MemorySaver's maps, the SQLite database's bytes, or the PostgreSQL schema's rows.
       const store = pool
-        ? await env.external(dumpSchema(pool, schema))
+        ? await env.external(dumpSchema(pool, lease!.schema))
         : db
           ? db.serialize()
           : { storage: saver.storage, writes: saver.writes };
@@ -174,7 +173,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         built: boolean;
       };
       if (pool) {
-        await env.external(loadSchema(pool, schema, s.store as SchemaRows));
+        await env.external(loadSchema(pool, lease!.schema, s.store as SchemaRows));
       } else if (db) {
         db.close();
         writeFileSync(file, s.store as Uint8Array);
@@ -198,10 +197,8 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
 
     async close() {
       db?.close();
-      if (pool) {
-        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await pool.end();
-      }
+      // The schema goes back with the connection the world ended on (a restart's, maybe).
+      if (lease && pool) await returnSchema({ ...lease, pool });
     },
   };
   return world;

@@ -47,4 +47,16 @@ describe('approval-conformance diff', () => {
     expect(across.code).toBe(2);
     expect(across.err).toMatch(/holds ai\/native-approval\/memory\/double-resume\/at-most-once for more than one version/);
   });
+
+  it('compares one store with another with --across-stores, and fails on a change with --exit-code', async () => {
+    const sqlite = [cell({ version: '1.7.3', verdict: 'pass', store: 'sqlite' }), cell({ version: '1.7.3', verdict: 'pass', store: 'memory' })];
+    const [a, b] = await files(results(sqlite), results([...sqlite, { ...failing('1.7.3'), store: 'postgres', id: 'ai@1.7.3/native-approval/postgres/double-resume/at-most-once' }]));
+    const { code, out } = await cli('diff', a, b, '--across-stores', 'sqlite,postgres', '--exit-code');
+    expect(code).toBe(1);
+    expect(out).toBe('~ ai@1.7.3/native-approval/double-resume/at-most-once: pass (18 schedules) → fail (4 steps)\n\n1 verdict changed, 0 cells in one file only.\n');
+    // One file can hold both stores.
+    expect((await cli('diff', b, b, '--across-stores', 'sqlite,sqlite', '--exit-code')).code).toBe(0);
+    expect(await cli('diff', a, b, '--across-stores', 'sqlite')).toMatchObject({ code: 2, err: expect.stringMatching(/two stores/) });
+    expect(await cli('diff', a, b, '--across-stores', 'sqlite,mysql')).toMatchObject({ code: 2, err: expect.stringMatching(/no cell on store 'mysql'/) });
+  });
 });

@@ -68,4 +68,15 @@ describe('exploreCell', () => {
     expect(cell.verdicts[0]).toMatchObject({ verdict: 'error', exhaustive: false });
     expect(cell.verdicts[0]!.reason).toMatch(/^the subject could not be run: .*no such module/);
   });
+
+  it('tells the adapter when a cell or a replay is over, even one that could not be run', async () => {
+    let released = 0;
+    const adapter = { ...toyAdapter(), release: async () => void released++ };
+    const cell = await exploreCell({ ...subject(), adapter });
+    expect(released).toBe(1);
+    await replaySchedule({ ...subject(), adapter }, cell.verdicts[0]!.counterexample!.schedule);
+    expect(released).toBe(2);
+    await exploreCell({ ...subject(), adapter: { ...adapter, createWorld: async () => Promise.reject(new Error('no')) } });
+    expect(released).toBe(3);
+  });
 });

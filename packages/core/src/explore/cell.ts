@@ -84,6 +84,14 @@ function releasesNeeded(run: ScheduleRun, result: PropertyResult): number {
 const sameHistory = (a: History, b: History) => JSON.stringify(a) === JSON.stringify(b);
 
 export async function exploreCell(subject: Subject, options: ExploreOptions = {}): Promise<CellResult> {
+  try {
+    return await explore(subject, options);
+  } finally {
+    await subject.adapter.release?.();
+  }
+}
+
+async function explore(subject: Subject, options: ExploreOptions): Promise<CellResult> {
   const mode = options.mode ?? 'exhaustive';
   const properties = subject.scenario.properties;
   const shortest = new Map<PropertyId, Failure>();

@@ -12,6 +12,11 @@ export interface Replayed {
 
 /** Throws ScheduleMismatch when the subject does not reach a gate the schedule names. */
 export async function replaySchedule(subject: Subject, schedule: string): Promise<Replayed> {
-  const run = await runWorld(subject, replaySelector(parseSchedule(schedule)));
+  let run;
+  try {
+    run = await runWorld(subject, replaySelector(parseSchedule(schedule)));
+  } finally {
+    await subject.adapter.release?.();
+  }
   return { history: run.history.events, story: run.history.events.map(narrate) };
 }
