@@ -1,5 +1,6 @@
 // The CLI as a process: exit codes and streams as a user sees them.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -27,5 +28,18 @@ describe('the approval-conformance process', () => {
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toBe("approval-conformance: --turns takes a whole number of at least 1, got 'abc'.\n");
+  });
+
+  it('stops quietly when the reader closes the pipe early, as `| head` does', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@approval-conformance/source', 'src/cli.ts', 'model', '--help'], {
+      cwd: packageDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const [code] = await once(child, 'close');
+    expect(err).toBe('');
+    expect(code).toBe(0);
   });
 });
