@@ -1,8 +1,12 @@
 // The CLI as a process: exit codes and streams as a user sees them.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cell, failing, results } from './results.fixtures.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -30,8 +34,13 @@ describe('the approval-conformance process', () => {
     expect(err).toBe("approval-conformance: --turns takes a whole number of at least 1, got 'abc'.\n");
   });
 
-  it('stops quietly when the reader closes the pipe early, as `| head` does', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@approval-conformance/source', 'src/cli.ts', 'model', '--help'], {
+  it('stops printing, but not working, when the reader closes the pipe early, as `| head` does', async () => {
+    // A diff that finds a change exits 1 with --exit-code: the closed pipe must not turn that into 0.
+    const dir = await mkdtemp(join(tmpdir(), 'ac-cli-'));
+    const [a, b] = [join(dir, 'a.json'), join(dir, 'b.json')];
+    await writeFile(a, JSON.stringify(results([cell({ version: '1.0.0', verdict: 'pass' })])));
+    await writeFile(b, JSON.stringify(results([failing('1.0.0')])));
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@approval-conformance/source', 'src/cli.ts', 'diff', a, b, '--exit-code'], {
       cwd: packageDir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -40,6 +49,6 @@ describe('the approval-conformance process', () => {
     child.stderr.on('data', (chunk) => (err += chunk));
     const [code] = await once(child, 'close');
     expect(err).toBe('');
-    expect(code).toBe(0);
+    expect(code).toBe(1);
   });
 });

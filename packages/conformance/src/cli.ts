@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 import { main } from './main.js';
 
-// A reader that stops early (`| head`) closes the pipe: stop quietly, as other command-line tools do. Results are
-// already on disk by then; only the printing stops.
+// A reader that stops early (`| head`) closes the pipe. Then the output just stops: the command still runs to its
+// end (a run still writes its results and reports) and exits with its own code.
+const closed = new Set<NodeJS.WriteStream>();
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    if (error.code !== 'EPIPE') throw error;
+    closed.add(stream);
   });
 }
+const write = (stream: NodeJS.WriteStream) => (text: string) => {
+  if (!closed.has(stream)) stream.write(text);
+};
 
-const code = await main(process.argv.slice(2), {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-});
-process.exitCode = code;
+process.exitCode = await main(process.argv.slice(2), { out: write(process.stdout), err: write(process.stderr) });

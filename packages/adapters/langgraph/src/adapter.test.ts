@@ -1,6 +1,7 @@
 // The LangGraph adapter on the two pinned versions (one per @langchain/core peer line), offline once installed.
 import { describe, expect, it } from 'vitest';
-import { exploreCell, SCENARIOS, skipStore, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
+import pg from 'pg';
+import { exploreCell, SCENARIOS, skipStore, testPostgres, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
 import { langgraphAdapter } from './adapter.js';
 import { pinnedLib } from './lib.js';
 
@@ -92,6 +93,11 @@ describe.each([
       };
       expect(await on('postgres'), scenario).toEqual(await on('sqlite'));
     }
+    // Each cell dropped its schemas when it ended.
+    const pool = new pg.Pool({ connectionString: testPostgres().url });
+    const left = await pool.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`w\\_${process.pid}\\_%`]);
+    await pool.end();
+    expect(left.rows).toEqual([]);
   });
 
   it('runs the effect twice when two resumes race, with the effect in the interrupting node', async () => {

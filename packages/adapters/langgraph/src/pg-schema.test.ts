@@ -4,6 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { skipStore, testPostgres } from '@approval-conformance/core';
 import { connect, dumpSchema, leaseSchema, loadSchema, releaseSchemas, returnSchema } from './pg-schema.js';
 
+const SAVER = {};
+
 describe.skipIf(skipStore('postgres'))('PostgreSQL world schemas', () => {
   const url = () => testPostgres().url!;
   const admin = () => connect(url());
@@ -25,7 +27,7 @@ describe.skipIf(skipStore('postgres'))('PostgreSQL world schemas', () => {
   afterAll(releaseSchemas);
 
   it("copies a schema's rows out and back exactly, quotes and bytes included", async () => {
-    const lease = leaseSchema(url());
+    const lease = leaseSchema(url(), SAVER);
     await setUp(lease);
     await lease.pool.query(`INSERT INTO "${lease.schema}".t VALUES ($1, $2, $3)`, ["it's", Buffer.from([0, 1, 255]), { a: "'; DROP" }]);
     const dump = await dumpSchema(lease.pool, lease.schema);
@@ -38,11 +40,11 @@ describe.skipIf(skipStore('postgres'))('PostgreSQL world schemas', () => {
 
   it('hands the next world the same schema emptied back to its state after setup', async () => {
     await releaseSchemas();
-    const first = leaseSchema(url());
+    const first = leaseSchema(url(), SAVER);
     await setUp(first);
     await first.pool.query(`INSERT INTO "${first.schema}".t VALUES ('x', NULL, NULL)`);
     await returnSchema(first);
-    const second = leaseSchema(url());
+    const second = leaseSchema(url(), SAVER);
     expect(second.schema).toBe(first.schema);
     await setUp(second);
     expect((await second.pool.query(`SELECT * FROM "${second.schema}".t`)).rows).toEqual([]);
@@ -54,13 +56,30 @@ describe.skipIf(skipStore('postgres'))('PostgreSQL world schemas', () => {
   });
 
   it('drops a schema whose connection still has a query running, rather than reuse it', async () => {
-    const lease = leaseSchema(url());
+    const lease = leaseSchema(url(), SAVER);
     await setUp(lease);
     const slow = lease.pool.query('SELECT pg_sleep(0)');
     const queued = lease.pool.query(`SELECT 1`);
     const returned = returnSchema(lease);
     await Promise.all([slow, queued, returned]);
     expect(await mine()).toEqual([]);
-    expect(leaseSchema(url()).schema).not.toBe(lease.schema);
+  });
+
+  it('drops a schema that gained a table since setup, and never reuses one across savers', async () => {
+    const lease = leaseSchema(url(), SAVER);
+    await setUp(lease);
+    expect(leaseSchema(url(), {}).schema).not.toBe(lease.schema);
+    await lease.pool.query(`CREATE TABLE "${lease.schema}".extra (x int)`);
+    await returnSchema(lease);
+    expect(await mine()).toEqual([]);
+    const other = leaseSchema(url(), SAVER);
+    expect(other.schema).not.toBe(lease.schema);
+    await other.pool.end();
+  });
+
+  it('names every new schema afresh, so a leftover of a killed process with the same pid is never taken', () => {
+    const names = new Set(Array.from({ length: 50 }, () => leaseSchema(url(), {}).schema));
+    expect(names.size).toBe(50);
+    for (const name of names) expect(name).toMatch(new RegExp(`^w_${process.pid}_[0-9a-f]{12}$`));
   });
 });

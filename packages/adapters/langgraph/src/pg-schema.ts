@@ -3,15 +3,18 @@
 // setup left and handed, with its idle connection, to the next world of the same cell; `releaseSchemas` drops the
 // spare ones when the cell ends. A PostgresSaver's whole state is the rows of its schema's tables, which is also what
 // the explorer's setup snapshot copies.
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** Every table's rows, as JSON text (bytea columns come out as hex, JSONB as JSON). */
+/** Every table's rows, as JSON text (bytea columns come out as hex, JSONB as JSON), in the tables' physical order. */
 export interface SchemaRows {
   readonly tables: readonly { readonly name: string; readonly rows: string }[];
 }
 
 export interface SchemaLease {
   readonly url: string;
+  /** Whose schema it is (the saver class): a spare goes only to a world of the same saver. */
+  readonly owner: unknown;
   readonly schema: string;
   readonly pool: pg.Pool;
   /** The rows right after the saver's first setup of this schema: what a reused schema is emptied back to. */
@@ -19,29 +22,44 @@ export interface SchemaLease {
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
-export async function dumpSchema(pool: pg.Pool, schema: string): Promise<SchemaRows> {
-  const { rows: names } = await pool.query<{ name: string }>(
-    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1`,
-    [schema],
-  );
-  const tables = [];
-  for (const { name } of names) {
-    const t = `${quote(schema)}.${quote(name)}`;
-    const { rows } = await pool.query<{ rows: string }>(`SELECT coalesce(json_agg(t), '[]')::text AS rows FROM ${t} t`);
-    tables.push({ name, rows: rows[0]!.rows });
-  }
-  return { tables };
+/** A dollar-quoted literal, whatever the server's string settings; the tag is one the text does not contain. */
+function literal(text: string): string {
+  let tag = 'j';
+  while (text.includes(`$${tag}$`)) tag = `j${randomBytes(4).toString('hex')}`;
+  return `$${tag}$${text}$${tag}$`;
 }
 
-/** Puts dumped rows back in one round trip: each table emptied and filled from the JSON, in one transaction. */
+/** The schema's relations (tables, sequences, views), sorted: a reused schema must still have exactly these. */
+async function relationsOf(pool: pg.Pool, schema: string): Promise<{ name: string; kind: string }[]> {
+  const { rows } = await pool.query<{ name: string; kind: string }>(
+    `SELECT c.relname AS name, c.relkind::text AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'S', 'v', 'm', 'f') ORDER BY 1`,
+    [schema],
+  );
+  return rows;
+}
+
+/** Every table's rows, read in one statement (one snapshot of the schema). */
+export async function dumpSchema(pool: pg.Pool, schema: string): Promise<SchemaRows> {
+  const names = (await relationsOf(pool, schema)).filter((r) => r.kind === 'r').map((r) => r.name);
+  if (names.length === 0) return { tables: [] };
+  const columns = names.map((name, i) => `(SELECT coalesce(json_agg(t), '[]')::text FROM ${quote(schema)}.${quote(name)} t) AS t${i}`);
+  const { rows } = await pool.query<Record<string, string>>(`SELECT ${columns.join(', ')}`);
+  return { tables: names.map((name, i) => ({ name, rows: rows[0]![`t${i}`]! })) };
+}
+
+/**
+ * Puts dumped rows back in one round trip and one transaction: the tables truncated (fresh files, so rows come
+ * back in the order they are inserted, as in a new table, and no dead rows pile up), then filled from the JSON.
+ */
 export async function loadSchema(pool: pg.Pool, schema: string, dump: SchemaRows): Promise<void> {
-  const sql = dump.tables.map(({ name, rows }) => {
-    const t = `${quote(schema)}.${quote(name)}`;
-    return `DELETE FROM ${t}; INSERT INTO ${t} SELECT * FROM json_populate_recordset(NULL::${t}, ${literal(rows)}::json);`;
-  });
-  await pool.query(sql.join('\n'));
+  if (dump.tables.length === 0) return;
+  const tables = dump.tables.map(({ name }) => `${quote(schema)}.${quote(name)}`);
+  const fill = dump.tables.map(
+    ({ rows }, i) => `INSERT INTO ${tables[i]} SELECT * FROM json_populate_recordset(NULL::${tables[i]}, ${literal(rows)}::json);`,
+  );
+  await pool.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY;\n${fill.join('\n')}`);
 }
 
 /** One connection: LangGraph fires writes without awaiting them, and on several connections their answers could come
@@ -49,27 +67,35 @@ export async function loadSchema(pool: pg.Pool, schema: string, dump: SchemaRows
 export const connect = (url: string) => new pg.Pool({ connectionString: url, max: 1 });
 
 const spare: SchemaLease[] = [];
-let made = 0;
-
-/** A schema and a connection for a new world: a spare one, or a new name (the saver's setup creates it). */
-export function leaseSchema(url: string): SchemaLease {
-  const i = spare.findIndex((l) => l.url === url);
-  if (i >= 0) return spare.splice(i, 1)[0]!;
-  return { url, schema: `w_${process.pid}_${++made}`, pool: connect(url) };
-}
-
-const idle = (pool: pg.Pool) => pool.waitingCount === 0 && pool.idleCount === pool.totalCount;
 
 /**
- * A world is done with its schema. When its connection is idle (no stopped turn left a query behind) and the schema's
- * clean state is known, the schema is emptied back to it and kept for the next world; otherwise it is dropped.
+ * A schema and a connection for a new world: a spare of the same saver, or a new name no other process can have
+ * used (a killed worker leaves its schemas behind, and its pid comes back), which the saver's setup creates.
+ */
+export function leaseSchema(url: string, owner: unknown): SchemaLease {
+  const i = spare.findIndex((l) => l.url === url && l.owner === owner);
+  if (i >= 0) return spare.splice(i, 1)[0]!;
+  return { url, owner, schema: `w_${process.pid}_${randomBytes(6).toString('hex')}`, pool: connect(url) };
+}
+
+const idle = (pool: pg.Pool) => !pool.ending && pool.waitingCount === 0 && pool.idleCount === pool.totalCount;
+
+/**
+ * A world is done with its schema. When its connection is idle (no query left behind), the schema still has just
+ * the relations setup made, and its clean state is known, it is emptied back to that state and kept for the next
+ * world; otherwise it is dropped.
  */
 export async function returnSchema(lease: SchemaLease): Promise<void> {
   if (lease.clean && idle(lease.pool)) {
     try {
-      await loadSchema(lease.pool, lease.schema, lease.clean);
-      spare.push(lease);
-      return;
+      const now = await relationsOf(lease.pool, lease.schema);
+      const tables = now.filter((r) => r.kind === 'r').map((r) => r.name);
+      const same = now.length === tables.length && tables.join('\0') === lease.clean.tables.map((t) => t.name).join('\0');
+      if (same) {
+        await loadSchema(lease.pool, lease.schema, lease.clean);
+        spare.push(lease);
+        return;
+      }
     } catch {
       // Fall through: drop it.
     }
@@ -77,11 +103,13 @@ export async function returnSchema(lease: SchemaLease): Promise<void> {
   await dropSchema(lease);
 }
 
-async function dropSchema({ pool, schema }: SchemaLease) {
+/** Drops the schema (on a new connection if the world's has ended) and closes the connection. */
+export async function dropSchema({ url, pool, schema }: Pick<SchemaLease, 'url' | 'pool' | 'schema'>): Promise<void> {
+  const on = pool.ending ? connect(url) : pool;
   try {
-    await pool.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
+    await on.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
   } finally {
-    await pool.end();
+    await on.end();
   }
 }
 

@@ -10,7 +10,7 @@ import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
 import type { Wiring } from './wirings.js';
-import { connect, dumpSchema, leaseSchema, loadSchema, returnSchema, type SchemaLease, type SchemaRows } from './pg-schema.js';
+import { connect, dropSchema, dumpSchema, leaseSchema, loadSchema, returnSchema, type SchemaLease, type SchemaRows } from './pg-schema.js';
 
 /** Where the PostgreSQL server is: APPROVAL_CONFORMANCE_POSTGRES (the runner's --postgres sets it). */
 export const postgresUrl = () => process.env['APPROVAL_CONFORMANCE_POSTGRES'];
@@ -50,11 +50,19 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       const url = postgresUrl();
       if (!url) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
       // The first open takes a schema and its connection; a restart (a new process) connects again.
-      const pool = lease ? connect(url) : (lease = leaseSchema(url)).pool;
-      const saver = new Saver(pool, undefined, { schema: lease.schema });
-      await env.external(saver.setup());
-      lease.clean ??= await env.external(dumpSchema(pool, lease.schema));
-      return { db: undefined, pool, saver };
+      const first = lease === undefined;
+      const pool = first ? (lease = leaseSchema(url, Base)).pool : connect(url);
+      const schema = lease!.schema;
+      try {
+        const saver = new Saver(pool, undefined, { schema });
+        await env.external(saver.setup());
+        lease!.clean ??= await env.external(dumpSchema(pool, schema));
+        return { db: undefined, pool, saver };
+      } catch (error) {
+        // Nothing is left behind: a first open drops its schema (no close will come); a restart ends its connection.
+        await env.external((first ? dropSchema({ url, pool, schema }) : pool.end()).catch(() => undefined));
+        throw error;
+      }
     }
     const db = env.store === 'sqlite' ? new Database(file) : undefined;
     return { db, pool: undefined, saver: db ? new Saver(db) : new Saver() };
