@@ -3,7 +3,7 @@ import type { Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { LangGraphLib } from './lib.js';
 import { WIRINGS } from './wirings.js';
-import { releaseSchemas } from './pg-schema.js';
+import { releaseConnections } from './pg-schema.js';
 import { createWorld, postgresUrl } from './world.js';
 
 export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
@@ -34,7 +34,7 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
       if (!wiring) throw new Error(`unknown wiring '${env.wiring}'; LangGraph has ${WIRINGS.map((w) => w.id).join(', ')}`);
       return createWorld(lib, wiring, env);
     },
-    // PostgreSQL worlds pass their emptied schema to the next world of the cell; the cell's end drops them.
-    release: releaseSchemas,
+    // PostgreSQL worlds pass their idle connection to the next world of the cell; the cell's end closes them.
+    release: releaseConnections,
   };
 }

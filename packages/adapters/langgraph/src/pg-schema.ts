@@ -1,24 +1,15 @@
-// PostgreSQL worlds: each world gets a schema of its own on one connection of its own. Setting a schema up and
-// dropping it costs more than most schedules, so a closed world's schema is emptied back to the state the saver's
-// setup left and handed, with its idle connection, to the next world of the same cell; `releaseSchemas` drops the
-// spare ones when the cell ends. A PostgresSaver's whole state is the rows of its schema's tables, which is also what
-// the explorer's setup snapshot copies.
+// PostgreSQL worlds: each world gets a schema of its own, set up by the saver and dropped at close, on one connection
+// of its own. Connecting costs about as much as a short schedule, so a closed world's idle connection goes to the
+// next world of the same cell and `releaseConnections` closes the spare ones when the cell ends. (The schema itself
+// is never reused: emptied tables keep dead rows and statistics, and the order the server returns rows in could then
+// change from run to run.) A PostgresSaver's whole state is the rows of its schema's tables, which is what the
+// explorer's setup snapshot copies.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** Every table's rows, as JSON text (bytea columns come out as hex, JSONB as JSON), in the tables' physical order. */
+/** Every table's rows, as JSON text (bytea columns come out as hex, JSONB as JSON), in the order the table holds them. */
 export interface SchemaRows {
   readonly tables: readonly { readonly name: string; readonly rows: string }[];
-}
-
-export interface SchemaLease {
-  readonly url: string;
-  /** Whose schema it is (the saver class): a spare goes only to a world of the same saver. */
-  readonly owner: unknown;
-  readonly schema: string;
-  readonly pool: pg.Pool;
-  /** The rows right after the saver's first setup of this schema: what a reused schema is emptied back to. */
-  clean?: SchemaRows;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -30,91 +21,63 @@ function literal(text: string): string {
   return `$${tag}$${text}$${tag}$`;
 }
 
-/** The schema's relations (tables, sequences, views), sorted: a reused schema must still have exactly these. */
-async function relationsOf(pool: pg.Pool, schema: string): Promise<{ name: string; kind: string }[]> {
-  const { rows } = await pool.query<{ name: string; kind: string }>(
-    `SELECT c.relname AS name, c.relkind::text AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'S', 'v', 'm', 'f') ORDER BY 1`,
-    [schema],
-  );
-  return rows;
-}
+/** A schema name no other world, nor a killed worker whose pid has come back, can have used. */
+export const newSchemaName = () => `w_${process.pid}_${randomBytes(6).toString('hex')}`;
 
 /** Every table's rows, read in one statement (one snapshot of the schema). */
 export async function dumpSchema(pool: pg.Pool, schema: string): Promise<SchemaRows> {
-  const names = (await relationsOf(pool, schema)).filter((r) => r.kind === 'r').map((r) => r.name);
+  const { rows: names } = await pool.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY 1`,
+    [schema],
+  );
   if (names.length === 0) return { tables: [] };
-  const columns = names.map((name, i) => `(SELECT coalesce(json_agg(t), '[]')::text FROM ${quote(schema)}.${quote(name)} t) AS t${i}`);
+  const columns = names.map(({ name }, i) => `(SELECT coalesce(json_agg(t), '[]')::text FROM ${quote(schema)}.${quote(name)} t) AS t${i}`);
   const { rows } = await pool.query<Record<string, string>>(`SELECT ${columns.join(', ')}`);
-  return { tables: names.map((name, i) => ({ name, rows: rows[0]![`t${i}`]! })) };
+  return { tables: names.map(({ name }, i) => ({ name, rows: rows[0]![`t${i}`]! })) };
 }
 
-/**
- * Puts dumped rows back in one round trip and one transaction: the tables truncated (fresh files, so rows come
- * back in the order they are inserted, as in a new table, and no dead rows pile up), then filled from the JSON.
- */
+/** Puts dumped rows back into a schema the saver has set up: each table emptied and filled, in one transaction. */
 export async function loadSchema(pool: pg.Pool, schema: string, dump: SchemaRows): Promise<void> {
-  if (dump.tables.length === 0) return;
-  const tables = dump.tables.map(({ name }) => `${quote(schema)}.${quote(name)}`);
-  const fill = dump.tables.map(
-    ({ rows }, i) => `INSERT INTO ${tables[i]} SELECT * FROM json_populate_recordset(NULL::${tables[i]}, ${literal(rows)}::json);`,
-  );
-  await pool.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY;\n${fill.join('\n')}`);
+  const sql = dump.tables.map(({ name, rows }) => {
+    const t = `${quote(schema)}.${quote(name)}`;
+    return `DELETE FROM ${t}; INSERT INTO ${t} SELECT * FROM json_populate_recordset(NULL::${t}, ${literal(rows)}::json);`;
+  });
+  if (sql.length > 0) await pool.query(sql.join('\n'));
 }
 
 /** One connection: LangGraph fires writes without awaiting them, and on several connections their answers could come
  * back in any order; on one they come back in the order sent, so every run is the same. */
 export const connect = (url: string) => new pg.Pool({ connectionString: url, max: 1 });
 
-const spare: SchemaLease[] = [];
-
-/**
- * A schema and a connection for a new world: a spare of the same saver, or a new name no other process can have
- * used (a killed worker leaves its schemas behind, and its pid comes back), which the saver's setup creates.
- */
-export function leaseSchema(url: string, owner: unknown): SchemaLease {
-  const i = spare.findIndex((l) => l.url === url && l.owner === owner);
-  if (i >= 0) return spare.splice(i, 1)[0]!;
-  return { url, owner, schema: `w_${process.pid}_${randomBytes(6).toString('hex')}`, pool: connect(url) };
-}
-
+const spare: pg.Pool[] = [];
+const urls = new WeakMap<pg.Pool, string>();
 const idle = (pool: pg.Pool) => !pool.ending && pool.waitingCount === 0 && pool.idleCount === pool.totalCount;
 
-/**
- * A world is done with its schema. When its connection is idle (no query left behind), the schema still has just
- * the relations setup made, and its clean state is known, it is emptied back to that state and kept for the next
- * world; otherwise it is dropped.
- */
-export async function returnSchema(lease: SchemaLease): Promise<void> {
-  if (lease.clean && idle(lease.pool)) {
-    try {
-      const now = await relationsOf(lease.pool, lease.schema);
-      const tables = now.filter((r) => r.kind === 'r').map((r) => r.name);
-      const same = now.length === tables.length && tables.join('\0') === lease.clean.tables.map((t) => t.name).join('\0');
-      if (same) {
-        await loadSchema(lease.pool, lease.schema, lease.clean);
-        spare.push(lease);
-        return;
-      }
-    } catch {
-      // Fall through: drop it.
-    }
-  }
-  await dropSchema(lease);
+/** A connection for a new world: a closed world's idle one, or a new one. */
+export function takeConnection(url: string): pg.Pool {
+  const i = spare.findIndex((p) => urls.get(p) === url && idle(p));
+  const pool = i >= 0 ? spare.splice(i, 1)[0]! : connect(url);
+  urls.set(pool, url);
+  return pool;
 }
 
-/** Drops the schema (on a new connection if the world's has ended) and closes the connection. */
-export async function dropSchema({ url, pool, schema }: Pick<SchemaLease, 'url' | 'pool' | 'schema'>): Promise<void> {
+/** Drops a world's schema and keeps its connection for the next world when nothing is left running on it. */
+export async function dropSchema(url: string, pool: pg.Pool, schema: string): Promise<void> {
   const on = pool.ending ? connect(url) : pool;
   try {
     await on.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
   } finally {
-    await on.end();
+    if (on === pool && idle(pool)) {
+      urls.set(pool, url);
+      spare.push(pool);
+    } else {
+      await on.end();
+    }
   }
 }
 
-/** Drops every spare schema and closes its connection: nothing of a finished cell stays on the server. */
-export async function releaseSchemas(): Promise<void> {
-  const all = spare.splice(0);
-  await Promise.allSettled(all.map(dropSchema));
+/** Closes the spare connections: nothing of a finished cell stays open on the server. */
+export async function releaseConnections(): Promise<void> {
+  await Promise.allSettled(spare.splice(0).map((p) => p.end()));
 }

@@ -10,7 +10,7 @@ import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
 import type { Wiring } from './wirings.js';
-import { connect, dropSchema, dumpSchema, leaseSchema, loadSchema, returnSchema, type SchemaLease, type SchemaRows } from './pg-schema.js';
+import { connect, dropSchema, dumpSchema, loadSchema, newSchemaName, takeConnection, type SchemaRows } from './pg-schema.js';
 
 /** Where the PostgreSQL server is: APPROVAL_CONFORMANCE_POSTGRES (the runner's --postgres sets it). */
 export const postgresUrl = () => process.env['APPROVAL_CONFORMANCE_POSTGRES'];
@@ -43,24 +43,25 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     book: () => book,
   });
   const file = join(env.scratchDir, 'checkpoints.sqlite');
-  // PostgreSQL: a schema of the world's own (the same across a restart), emptied or dropped at close.
-  let lease: SchemaLease | undefined;
+  // PostgreSQL: a schema of the world's own (the same across a restart), dropped at close.
+  const schema = newSchemaName();
+  let opened = false;
+  let url: string | undefined;
   const open = async () => {
     if (env.store === 'postgres') {
-      const url = postgresUrl();
+      url = postgresUrl();
       if (!url) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
-      // The first open takes a schema and its connection; a restart (a new process) connects again.
-      const first = lease === undefined;
-      const pool = first ? (lease = leaseSchema(url, Base)).pool : connect(url);
-      const schema = lease!.schema;
+      // The first open takes a connection a closed world left idle; a restart (a new process) connects anew.
+      const first = !opened;
+      const pool = first ? takeConnection(url) : connect(url);
+      opened = true;
       try {
         const saver = new Saver(pool, undefined, { schema });
         await env.external(saver.setup());
-        lease!.clean ??= await env.external(dumpSchema(pool, schema));
         return { db: undefined, pool, saver };
       } catch (error) {
         // Nothing is left behind: a first open drops its schema (no close will come); a restart ends its connection.
-        await env.external((first ? dropSchema({ url, pool, schema }) : pool.end()).catch(() => undefined));
+        await env.external((first ? dropSchema(url, pool, schema) : pool.end()).catch(() => undefined));
         throw error;
       }
     }
@@ -163,7 +164,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     async snapshot() {
       // The saver's own storage: MemorySaver's maps, the SQLite database's bytes, or the PostgreSQL schema's rows.
       const store = pool
-        ? await env.external(dumpSchema(pool, lease!.schema))
+        ? await env.external(dumpSchema(pool, schema))
         : db
           ? db.serialize()
           : { storage: saver.storage, writes: saver.writes };
@@ -181,7 +182,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         built: boolean;
       };
       if (pool) {
-        await env.external(loadSchema(pool, lease!.schema, s.store as SchemaRows));
+        await env.external(loadSchema(pool, schema, s.store as SchemaRows));
       } else if (db) {
         db.close();
         writeFileSync(file, s.store as Uint8Array);
@@ -205,8 +206,8 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
 
     async close() {
       db?.close();
-      // The schema goes back with the connection the world ended on (a restart's, maybe).
-      if (lease && pool) await returnSchema({ ...lease, pool });
+      // The schema goes, on the connection the world ended on (a restart's, maybe), which may serve the next world.
+      if (pool) await dropSchema(url!, pool, schema);
     },
   };
   return world;
