@@ -40,8 +40,10 @@ export class PostgresStore implements ApprovalStore {
   /** Connects, and creates the world's schema if it is new (a restart finds it there). */
   static async open(url: string | undefined, scratchDir: string): Promise<PostgresStore> {
     if (!url) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
-    // One schema per world, named after its scratch folder: the same across a restart, unique across worlds.
-    const schema = `w_${basename(scratchDir).replace(/[^A-Za-z0-9]/g, '_').toLowerCase()}`;
+    // One schema per world, named after the process and its scratch folder: the same across a restart, unique across
+    // worlds, and findable by the runner when the process is killed (w_<pid>_..., see ADAPTERS.md).
+    const folder = basename(scratchDir).replace(/^approval-conformance-/, '').replace(/[^A-Za-z0-9]/g, '_').toLowerCase();
+    const schema = `w_${process.pid}_${folder}`;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`

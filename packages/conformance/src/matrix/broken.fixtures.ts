@@ -8,26 +8,33 @@ import { RunFailure } from '../run-failure.js';
 
 /** `ok` runs the reference's cas-fresh; `hang` spins forever when HANG is set; `crash` kills its process. */
 const WIRINGS = ['ok', 'hang', 'crash'];
+/** The postgres store only when UNRELIABLE_POSTGRES is set, so that other tests' cells do not change with a server. */
+const stores = () => ['memory', ...(process.env['UNRELIABLE_POSTGRES'] ? ['postgres'] : [])];
 
 function unreliable(version: string): Adapter {
   return {
     framework: 'unreliable',
     version,
     wirings: WIRINGS.map((id) => ({ id, description: id })),
-    stores: ['memory'],
+    stores: stores(),
     applicability: () => ({ applicable: true }),
     async createWorld(env) {
       // Every world built leaves a line, so a test can tell which units ran, and how many schedules.
       const log = process.env['UNRELIABLE_LOG'];
       if (log) appendFileSync(log, `${env.wiring}/${env.scenario}\n`);
-      if (env.wiring === 'hang' && process.env['UNRELIABLE_HANG']) for (;;);
       if (env.wiring === 'crash') process.exit(3);
-      return referenceAdapter.createWorld({ ...env, wiring: 'cas-fresh' });
+      const world = await referenceAdapter.createWorld({ ...env, wiring: 'cas-fresh' });
+      // A world on PostgreSQL has made its schema by now; hanging here leaves it for the runner to drop.
+      if (env.wiring === 'hang' && process.env['UNRELIABLE_HANG']) {
+        if (log) appendFileSync(log, `pid ${process.pid}\n`);
+        for (;;);
+      }
+      return world;
     },
   };
 }
 
-const base = { pinned: ['1.0.0'], oldest: '1.0.0', defaults: () => ['1.0.0'], shape: async () => ({ wirings: WIRINGS, stores: ['memory'] }) };
+const base = { pinned: ['1.0.0'], oldest: '1.0.0', defaults: () => ['1.0.0'], shape: async () => ({ wirings: WIRINGS, stores: stores() }) };
 
 /** Ten releases: 1.0.0 to 1.0.5 spend after acting (at-most-once fails), 1.0.6 on spend atomically (it holds). */
 const FLIPPING = Array.from({ length: 10 }, (_, i) => `1.0.${i}`);

@@ -7,7 +7,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { skipStore, testPostgres } from '@approval-conformance/core';
 
 process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url));
 const { cli } = await import('../run-io.fixtures.js');
@@ -26,6 +28,7 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ac-isolation-'));
   process.env['UNRELIABLE_LOG'] = join(dir, 'units.log');
   delete process.env['UNRELIABLE_HANG'];
+  delete process.env['UNRELIABLE_POSTGRES'];
 });
 
 const ARGS = ['--scenario', 'double-resume', '--quiet'];
@@ -69,6 +72,23 @@ describe('the runner, when a framework goes wrong', () => {
     );
     expect(cells.filter((c) => c.wiring === 'ok').map((c) => c.verdict)).toEqual(['pass', 'pass', 'pass']);
     expect(cells).toHaveLength(9);
+  });
+
+  it.skipIf(skipStore('postgres'))('drops the PostgreSQL schemas a stopped worker left behind', async () => {
+    process.env['UNRELIABLE_HANG'] = '1';
+    process.env['UNRELIABLE_POSTGRES'] = '1';
+    const file = join(dir, 'results.json');
+    const { code } = await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'hang', '--store', 'postgres', '--timeout', '2', '--json', file);
+    expect(code).toBe(0);
+    expect((await cellsOf(file)).map((c) => c.verdict)).toEqual(['timeout', 'timeout', 'timeout']);
+    // The worker made its world's schema, then hung and was killed; the runner dropped the schema after it.
+    const pids = readFileSync(process.env['UNRELIABLE_LOG']!, 'utf8').match(/^pid \d+$/gm) ?? [];
+    expect(pids).toHaveLength(1);
+    const client = new pg.Client({ connectionString: testPostgres().url });
+    await client.connect();
+    const left = await client.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`w\\_${pids[0]!.slice(4)}\\_%`]);
+    await client.end();
+    expect(left.rows).toEqual([]);
   });
 
   it('keeps what a killed run finished, and --resume runs only the rest', async () => {

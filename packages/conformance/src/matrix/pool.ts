@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { SCENARIOS, type ExploreOptions, type PropertyId, type ScenarioId, type Verdict } from '@approval-conformance/core';
 import { cellId, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
+import { dropLeftoverSchemas } from './leftovers.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
 export interface Target {
@@ -90,7 +91,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
   /** Workers in a row that died outside any unit. */
   let idleDeaths = 0;
   for (;;) {
-    const outcome = await new Promise<{ kind: 'done' } | { kind: 'load-failed'; reason: string } | { kind: 'lost'; unit: Unit | undefined; verdict: Verdict; reason: string }>((resolve, reject) => {
+    const outcome = await new Promise<({ kind: 'done' } | { kind: 'load-failed'; reason: string } | { kind: 'lost'; unit: Unit | undefined; verdict: Verdict; reason: string }) & { pid?: number }>((resolve, reject) => {
       const child: ChildProcess = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
@@ -166,13 +167,14 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
         clearTimeout(loading);
         const [code, signal] = [exitCode, exitSignal];
         void chain.then(() => {
-          if (finished) return resolve(finished);
+          if (finished) return resolve({ ...finished, ...(child.pid === undefined ? {} : { pid: child.pid }) });
           const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
-          if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped` });
-          if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past --timeout ${seconds}s` });
+          const pid = child.pid === undefined ? {} : { pid: child.pid };
+          if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped`, ...pid });
+          if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past --timeout ${seconds}s`, ...pid });
           const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
           const said = tail(stderr);
-          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}` });
+          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}`, ...pid });
         });
       });
       const task: WorkerTask = {
@@ -187,6 +189,8 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       child.send(task);
     });
     if (outcome.kind === 'done') return;
+    // A worker that did not finish may have left schemas on the PostgreSQL server.
+    await dropLeftoverSchemas(outcome.pid);
     if (outcome.kind === 'load-failed') {
       events.failed(target, outcome.reason);
       await events.cells(target, loadFailedCells(target, pool.filters, outcome.reason, pool.options.mode));
