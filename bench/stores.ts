@@ -3,6 +3,7 @@
 //
 //   pnpm bench:stores                          every subject, every store this machine has
 //   pnpm bench:stores langgraph@1.7.3 double-resume --max 500   the first 500 schedules of a larger space
+//   pnpm bench:stores langgraph@0.2.74 postgres                   one store
 //
 // PostgreSQL comes from APPROVAL_CONFORMANCE_POSTGRES, or a throwaway server scripts/postgres.sh starts.
 import { exploreCell, SCENARIOS, testPostgres, type Adapter } from '@approval-conformance/core';
@@ -21,7 +22,8 @@ const maxAt = args.indexOf('--max');
 const maxSchedules = maxAt >= 0 ? Number(args[maxAt + 1]) : undefined;
 const subjects = args.filter((a) => a in SUBJECTS);
 const scenarios = args.filter((a) => SCENARIOS.has(a as never));
-const stores = ['memory', 'sqlite', ...(testPostgres().url ? ['postgres'] : [])];
+const named = args.filter((a) => ['memory', 'sqlite', 'postgres'].includes(a));
+const stores = named.length ? named : ['memory', 'sqlite', ...(testPostgres().url ? ['postgres'] : [])];
 
 console.log(`${'subject'.padEnd(18)} ${'scenario'.padEnd(20)} ${stores.map((s) => s.padStart(16)).join('')}   (schedules, ms/schedule)`);
 for (const name of subjects.length ? subjects : Object.keys(SUBJECTS)) {

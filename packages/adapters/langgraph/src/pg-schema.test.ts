@@ -49,6 +49,17 @@ describe.skipIf(skipStore('postgres'))('PostgreSQL world schemas', () => {
     expect(takeConnection(url())).not.toBe(pool);
   });
 
+  it('closes a connection once it has served a hundred worlds', async () => {
+    await releaseConnections();
+    const pool = takeConnection(url());
+    for (let i = 0; i < 99; i++) {
+      await dropSchema(url(), pool, newSchemaName());
+      expect(takeConnection(url())).toBe(pool);
+    }
+    await dropSchema(url(), pool, newSchemaName());
+    expect(pool.ending).toBe(true);
+  });
+
   it('closes, rather than hands on, a connection that is still busy when its world has closed', async () => {
     const schema = newSchemaName();
     const pool = await setUp(schema);

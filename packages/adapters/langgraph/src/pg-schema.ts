@@ -52,6 +52,10 @@ export const connect = (url: string) => new pg.Pool({ connectionString: url, max
 
 const spare: pg.Pool[] = [];
 const urls = new WeakMap<pg.Pool, string>();
+/** Worlds a connection has served. A server process that has created and dropped thousands of schemas was seen to
+ * slow down, so a connection serves a bounded number of worlds (the cost of connecting, shared by that many). */
+const served = new WeakMap<pg.Pool, number>();
+const MAX_WORLDS_PER_CONNECTION = 100;
 const idle = (pool: pg.Pool) => !pool.ending && pool.waitingCount === 0 && pool.idleCount === pool.totalCount;
 
 /** A connection for a new world: a closed world's idle one, or a new one. */
@@ -68,7 +72,9 @@ export async function dropSchema(url: string, pool: pg.Pool, schema: string): Pr
   try {
     await on.query(`DROP SCHEMA IF EXISTS ${quote(schema)} CASCADE`);
   } finally {
-    if (on === pool && idle(pool)) {
+    const worlds = (served.get(pool) ?? 0) + 1;
+    served.set(pool, worlds);
+    if (on === pool && idle(pool) && worlds < MAX_WORLDS_PER_CONNECTION) {
       urls.set(pool, url);
       spare.push(pool);
     } else {
