@@ -127,8 +127,8 @@ export interface Adapter {
   applicability(scenario: ScenarioId, wiring: string, store: string): Applicability;
   createWorld(env: WorldEnv): Promise<World>;
   /**
-   * An exploration (a cell, a replay) is over: free what closed worlds kept for the next one, such as a database
-   * schema and its connection. Worlds may reuse such things only if they hand each schedule a clean state.
+   * An exploration (a cell, a replay) is over: free what closed worlds kept for the next one, such as a connection
+   * to a server. Worlds may keep only what carries no state from one schedule to the next.
    */
   release?(): Promise<void>;
 }

@@ -10,3 +10,4 @@ export * from './explore/index.js';
 export type * from './adapter.js';
 export * from './install/npm.js';
 export { skipStore, testPostgres } from './testing/postgres.js';
+export { WORKER_TAG_ENV, worldNamePrefix } from './server-names.js';

@@ -1,7 +1,7 @@
 // The LangGraph adapter on the two pinned versions (one per @langchain/core peer line), offline once installed.
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { exploreCell, SCENARIOS, skipStore, testPostgres, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
+import { exploreCell, SCENARIOS, skipStore, testPostgres, worldNamePrefix, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
 import { langgraphAdapter } from './adapter.js';
 import { pinnedLib } from './lib.js';
 
@@ -95,7 +95,7 @@ describe.each([
     }
     // Each cell dropped its schemas when it ended.
     const pool = new pg.Pool({ connectionString: testPostgres().url });
-    const left = await pool.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`w\\_${process.pid}\\_%`]);
+    const left = await pool.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`${worldNamePrefix().replace(/_/g, '\\_')}%`]);
     await pool.end();
     expect(left.rows).toEqual([]);
   });

@@ -6,6 +6,7 @@
 // explorer's setup snapshot copies.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { worldNamePrefix } from '@approval-conformance/core';
 
 /** Every table's rows, as JSON text (bytea columns come out as hex, JSONB as JSON), in the order the table holds them. */
 export interface SchemaRows {
@@ -17,12 +18,12 @@ const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /** A dollar-quoted literal, whatever the server's string settings; the tag is one the text does not contain. */
 function literal(text: string): string {
   let tag = 'j';
-  while (text.includes(`$${tag}$`)) tag = `j${randomBytes(4).toString('hex')}`;
+  while (text.includes(`$${tag}`)) tag = `j${randomBytes(4).toString('hex')}`;
   return `$${tag}$${text}$${tag}$`;
 }
 
 /** A schema name no other world, nor a killed worker whose pid has come back, can have used. */
-export const newSchemaName = () => `w_${process.pid}_${randomBytes(6).toString('hex')}`;
+export const newSchemaName = () => `${worldNamePrefix()}${randomBytes(6).toString('hex')}`;
 
 /** Every table's rows, read in one statement (one snapshot of the schema). */
 export async function dumpSchema(pool: pg.Pool, schema: string): Promise<SchemaRows> {
@@ -32,7 +33,7 @@ export async function dumpSchema(pool: pg.Pool, schema: string): Promise<SchemaR
     [schema],
   );
   if (names.length === 0) return { tables: [] };
-  const columns = names.map(({ name }, i) => `(SELECT coalesce(json_agg(t), '[]')::text FROM ${quote(schema)}.${quote(name)} t) AS t${i}`);
+  const columns = names.map(({ name }, i) => `(SELECT coalesce(json_agg(t.*), '[]')::text FROM ${quote(schema)}.${quote(name)} t) AS t${i}`);
   const { rows } = await pool.query<Record<string, string>>(`SELECT ${columns.join(', ')}`);
   return { tables: names.map(({ name }, i) => ({ name, rows: rows[0]![`t${i}`]! })) };
 }
@@ -48,7 +49,13 @@ export async function loadSchema(pool: pg.Pool, schema: string, dump: SchemaRows
 
 /** One connection: LangGraph fires writes without awaiting them, and on several connections their answers could come
  * back in any order; on one they come back in the order sent, so every run is the same. */
-export const connect = (url: string) => new pg.Pool({ connectionString: url, max: 1 });
+export function connect(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  // An idle connection the server closes reports here; the next query connects again. A query's own failure still
+  // rejects that query.
+  pool.on('error', () => undefined);
+  return pool;
+}
 
 const spare: pg.Pool[] = [];
 const urls = new WeakMap<pg.Pool, string>();

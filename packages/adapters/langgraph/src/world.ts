@@ -1,5 +1,6 @@
-// One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, or its SqliteSaver on a file),
-// driven the way the docs say an app drives it: invoke to the interrupt, show the card, resume with a Command.
+// One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, its SqliteSaver on a file, or its
+// PostgresSaver on a schema of its own), driven the way the docs say an app drives it: invoke to the interrupt, show
+// the card, resume with a Command.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -49,8 +50,9 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
   let url: string | undefined;
   const open = async () => {
     if (env.store === 'postgres') {
-      url = postgresUrl();
-      if (!url) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
+      const given = postgresUrl();
+      if (!given) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
+      url = given;
       // The first open takes a connection a closed world left idle; a restart (a new process) connects anew.
       const first = !opened;
       const pool = first ? takeConnection(url) : connect(url);

@@ -4,7 +4,7 @@
 // SQLite). Every call is a query over the wire: the runtime awaits it outside its gates, through `io`.
 import { basename } from 'node:path';
 import pg from 'pg';
-import type { Action } from '@approval-conformance/core';
+import { worldNamePrefix, type Action } from '@approval-conformance/core';
 import { KeyedMutex } from './mutex.js';
 import type { ApprovalState, ApprovalStore, StoredApproval, WriteResult } from './store.js';
 
@@ -40,10 +40,10 @@ export class PostgresStore implements ApprovalStore {
   /** Connects, and creates the world's schema if it is new (a restart finds it there). */
   static async open(url: string | undefined, scratchDir: string): Promise<PostgresStore> {
     if (!url) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
-    // One schema per world, named after the process and its scratch folder: the same across a restart, unique across
-    // worlds, and findable by the runner when the process is killed (w_<pid>_..., see ADAPTERS.md).
+    // One schema per world, named after the worker and its scratch folder: the same across a restart, unique across
+    // worlds, and findable by the runner when it has to stop the worker (see ADAPTERS.md).
     const folder = basename(scratchDir).replace(/^approval-conformance-/, '').replace(/[^A-Za-z0-9]/g, '_').toLowerCase();
-    const schema = `w_${process.pid}_${folder}`;
+    const schema = `${worldNamePrefix()}${folder}`;
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`

@@ -1,7 +1,7 @@
 // Frameworks that go wrong in every way the runner must survive, for its tests (loaded through
 // APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS). Each delegates its working parts to the reference runtime.
 import { appendFileSync } from 'node:fs';
-import type { Adapter } from '@approval-conformance/core';
+import { worldNamePrefix, type Adapter } from '@approval-conformance/core';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';
 import type { Framework } from '../frameworks.js';
 import { RunFailure } from '../run-failure.js';
@@ -26,7 +26,7 @@ function unreliable(version: string): Adapter {
       const world = await referenceAdapter.createWorld({ ...env, wiring: 'cas-fresh' });
       // A world on PostgreSQL has made its schema by now; hanging here leaves it for the runner to drop.
       if (env.wiring === 'hang' && process.env['UNRELIABLE_HANG']) {
-        if (log) appendFileSync(log, `pid ${process.pid}\n`);
+        if (log) appendFileSync(log, `prefix ${worldNamePrefix()}\n`);
         for (;;);
       }
       return world;

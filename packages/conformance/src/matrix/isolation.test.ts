@@ -82,11 +82,11 @@ describe('the runner, when a framework goes wrong', () => {
     expect(code).toBe(0);
     expect((await cellsOf(file)).map((c) => c.verdict)).toEqual(['timeout', 'timeout', 'timeout']);
     // The worker made its world's schema, then hung and was killed; the runner dropped the schema after it.
-    const pids = readFileSync(process.env['UNRELIABLE_LOG']!, 'utf8').match(/^pid \d+$/gm) ?? [];
-    expect(pids).toHaveLength(1);
+    const prefixes = readFileSync(process.env['UNRELIABLE_LOG']!, 'utf8').match(/^prefix w_[0-9a-f]{12}_$/gm) ?? [];
+    expect(prefixes).toHaveLength(1);
     const client = new pg.Client({ connectionString: testPostgres().url });
     await client.connect();
-    const left = await client.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`w\\_${pids[0]!.slice(4)}\\_%`]);
+    const left = await client.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`, [`${prefixes[0]!.slice(7).replace(/_/g, '\\_')}%`]);
     await client.end();
     expect(left.rows).toEqual([]);
   });

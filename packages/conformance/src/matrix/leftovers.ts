@@ -1,20 +1,30 @@
-// A worker stopped mid-unit (past --timeout, or crashed) cannot drop the PostgreSQL schemas its worlds made. Worlds
-// name them `w_<pid>_...` (see ADAPTERS.md), so the runner drops that worker's once it is gone.
+// A worker stopped mid-unit (past --timeout, or crashed) cannot drop the PostgreSQL schemas its worlds made. The
+// runner gives each worker a random tag, and worlds name their schemas `w_<tag>_...` (core's worldNamePrefix), so
+// the runner drops exactly that worker's once it is gone, even on a server other runners share.
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** Drops the schemas of the worker with this pid; how many it dropped. Best effort: a server gone is no error here. */
-export async function dropLeftoverSchemas(pid: number | undefined): Promise<number> {
+/** A fresh tag for a worker process: lowercase hex, valid in an unquoted identifier. */
+export const newWorkerTag = () => randomBytes(6).toString('hex');
+
+/**
+ * Drops the schemas of the worker with this tag; how many it dropped. Best effort and bounded in time: a server that
+ * is gone or slow is no error here, and never holds up the run for long.
+ */
+export async function dropLeftoverSchemas(tag: string): Promise<number> {
   const url = process.env['APPROVAL_CONFORMANCE_POSTGRES'];
-  if (!url || pid === undefined) return 0;
-  const client = new pg.Client({ connectionString: url });
+  if (!url) return 0;
+  let client: pg.Client | undefined;
   try {
+    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, statement_timeout: 10000, lock_timeout: 5000 });
+    client.on('error', () => undefined);
     await client.connect();
-    const { rows } = await client.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE $1`, [`w\\_${pid}\\_%`]);
+    const { rows } = await client.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE $1`, [`w\\_${tag}\\_%`]);
     for (const { name } of rows) await client.query(`DROP SCHEMA IF EXISTS "${name.replace(/"/g, '""')}" CASCADE`);
     return rows.length;
   } catch {
     return 0;
   } finally {
-    await client.end().catch(() => undefined);
+    await client?.end().catch(() => undefined);
   }
 }

@@ -4,10 +4,10 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { SCENARIOS, type ExploreOptions, type PropertyId, type ScenarioId, type Verdict } from '@approval-conformance/core';
+import { SCENARIOS, WORKER_TAG_ENV, type ExploreOptions, type PropertyId, type ScenarioId, type Verdict } from '@approval-conformance/core';
 import { cellId, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
-import { dropLeftoverSchemas } from './leftovers.js';
+import { dropLeftoverSchemas, newWorkerTag } from './leftovers.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
 export interface Target {
@@ -80,6 +80,12 @@ function loadFailedCells(target: Target, filters: WorkerTask['filters'], reason:
 
 const tail = (text: string) => text.trim().split('\n').slice(-3).join(' | ').slice(0, 400);
 
+/** How a worker ended: it finished the version, could not load it, or was lost in (or between) units. */
+type Outcome =
+  | { kind: 'done' }
+  | { kind: 'load-failed'; reason: string }
+  | { kind: 'lost'; unit: Unit | undefined; verdict: Verdict; reason: string };
+
 /** Runs one version to the end, respawning its worker past each unit that crashed or hung. */
 async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents): Promise<void> {
   const key = `${target.framework}@${target.version}`;
@@ -91,8 +97,14 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
   /** Workers in a row that died outside any unit. */
   let idleDeaths = 0;
   for (;;) {
-    const outcome = await new Promise<({ kind: 'done' } | { kind: 'load-failed'; reason: string } | { kind: 'lost'; unit: Unit | undefined; verdict: Verdict; reason: string }) & { pid?: number }>((resolve, reject) => {
-      const child: ChildProcess = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const tag = newWorkerTag();
+    const outcome = await new Promise<Outcome>((resolve, reject) => {
+      const child: ChildProcess = fork(file, [], {
+        execArgv,
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        env: { ...process.env, [WORKER_TAG_ENV]: tag },
+      });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
       let current: Unit | undefined;
@@ -167,14 +179,13 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
         clearTimeout(loading);
         const [code, signal] = [exitCode, exitSignal];
         void chain.then(() => {
-          if (finished) return resolve({ ...finished, ...(child.pid === undefined ? {} : { pid: child.pid }) });
+          if (finished) return resolve(finished);
           const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
-          const pid = child.pid === undefined ? {} : { pid: child.pid };
-          if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped`, ...pid });
-          if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past --timeout ${seconds}s`, ...pid });
+          if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped` });
+          if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past --timeout ${seconds}s` });
           const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
           const said = tail(stderr);
-          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}`, ...pid });
+          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}` });
         });
       });
       const task: WorkerTask = {
@@ -189,31 +200,40 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       child.send(task);
     });
     if (outcome.kind === 'done') return;
-    // A worker that did not finish may have left schemas on the PostgreSQL server.
-    await dropLeftoverSchemas(outcome.pid);
+    // A worker that did not finish may have left schemas on the PostgreSQL server: drop them once its cells are saved.
+    try {
+      if (await record(outcome)) return;
+    } finally {
+      await dropLeftoverSchemas(tag);
+    }
+  }
+
+  /** Saves the cells a worker that did not finish leaves; true when the version is done with. */
+  async function record(outcome: Exclude<Outcome, { kind: 'done' }>): Promise<boolean> {
     if (outcome.kind === 'load-failed') {
       events.failed(target, outcome.reason);
       await events.cells(target, loadFailedCells(target, pool.filters, outcome.reason, pool.options.mode));
-      return;
+      return true;
     }
     if (!outcome.unit) {
       if (!planned) {
         // The worker died before it could say what the version has: the version cannot run.
         events.failed(target, outcome.reason);
         await events.cells(target, loadFailedCells(target, pool.filters, outcome.reason, pool.options.mode));
-        return;
+        return true;
       }
       // It died between units: try again, but not forever.
-      if (++idleDeaths < 3) continue;
+      if (++idleDeaths < 3) return false;
       for (const unit of lastUnits.filter((u) => !skip.has(u.key))) {
         skip.add(unit.key);
         await events.cells(target, unfinishedCells(target, unit, 'error', outcome.reason, pool.options.mode));
       }
-      return;
+      return true;
     }
     idleDeaths = 0;
     skip.add(outcome.unit.key);
     await events.cells(target, unfinishedCells(target, outcome.unit, outcome.verdict, outcome.reason, pool.options.mode));
+    return false;
   }
 }
 
