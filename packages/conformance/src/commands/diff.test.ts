@@ -34,6 +34,17 @@ describe('approval-conformance diff', () => {
     expect((await cli('diff', a, b)).out).toMatch(/only in A[\s\S]*only in B/);
   });
 
+  it('names a version one file lacks altogether once, not once per cell', async () => {
+    const both = cell({ version: '1.7.3', verdict: 'pass', store: 'sqlite' });
+    const [a, b] = await files(
+      results([both, cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' }), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite', wiring: 'signed-approval' })]),
+      results([{ ...both, store: 'postgres', id: both.id.replace('/sqlite/', '/postgres/') }]),
+    );
+    const { code, out } = await cli('diff', a, b, '--across-stores', 'sqlite,postgres', '--exit-code');
+    expect(out).toBe('- ai@6.0.0: 2 cells, only in A (B has none of its cells on postgres)\n\n0 verdicts changed, 2 cells in one file only.\n');
+    expect(code).toBe(1);
+  });
+
   it('says when nothing changed', async () => {
     const [a, b] = await files(results([failing('7.0.0')]), results([failing('7.0.0')]));
     expect((await cli('diff', a, b)).out).toBe('No verdict changed.\n');

@@ -9,8 +9,9 @@ import type { Command } from './command.js';
 const HELP = `Usage: approval-conformance diff A.json B.json [options]
 
 Lists the cells whose verdict changed from results file A to results file B,
-and the cells only one of them has. A verdict is pass, fail, allowed, n/a,
-error or timeout; a fail that got shorter or longer is not a change.
+and the cells only one of them has (a framework version one file lacks
+altogether is one line). A verdict is pass, fail, allowed, n/a, error or
+timeout; a fail that got shorter or longer is not a change.
 
 Options:
   --across-versions     match cells by framework, wiring, store, scenario and
@@ -80,12 +81,28 @@ export const diffCommand: Command = {
     const lines: string[] = [];
     for (const [key, old] of before) {
       const now = after.get(key);
-      if (!now) lines.push(`- ${key}: ${verdictCell(old)} (only in A)`);
-      else if (now.verdict !== old.verdict) lines.push(`~ ${key}: ${verdictCell(old)} → ${verdictCell(now)}`);
+      if (now && now.verdict !== old.verdict) lines.push(`~ ${key}: ${verdictCell(old)} → ${verdictCell(now)}`);
     }
-    for (const [key, now] of after) if (!before.has(key)) lines.push(`+ ${key}: ${verdictCell(now)} (only in B)`);
-    const changed = lines.filter((l) => l.startsWith('~')).length;
-    io.out(lines.length === 0 ? 'No verdict changed.\n' : `${lines.join('\n')}\n\n${changed} verdict${changed === 1 ? '' : 's'} changed, ${lines.length - changed} cell${lines.length - changed === 1 ? '' : 's'} in one file only.\n`);
+    const changed = lines.length;
+    // A target (framework@version) that one file lacks altogether is one line, not one per cell: a PostgreSQL run of
+    // two versions, compared with the whole matrix on SQLite, names each version it did not run once.
+    let single = 0;
+    const target = (key: string) => key.split('/')[0]!;
+    const onlyIn = (side: 'A' | 'B', mark: string, mine: Map<string, ResultCell>, other: Map<string, ResultCell>, otherStore?: string) => {
+      const none = `${side === 'A' ? 'B' : 'A'} has none of its cells${otherStore ? ` on ${otherStore}` : ''}`;
+      const otherTargets = new Set([...other.keys()].map(target));
+      const whole = new Map<string, number>();
+      for (const [key, c] of mine) {
+        if (other.has(key)) continue;
+        single++;
+        if (otherTargets.has(target(key))) lines.push(`${mark} ${key}: ${verdictCell(c)} (only in ${side})`);
+        else whole.set(target(key), (whole.get(target(key)) ?? 0) + 1);
+      }
+      for (const [t, n] of whole) lines.push(`${mark} ${t}: ${n} cell${n === 1 ? '' : 's'}, only in ${side} (${none})`);
+    };
+    onlyIn('A', '-', before, after, stores?.[1]);
+    onlyIn('B', '+', after, before, stores?.[0]);
+    io.out(lines.length === 0 ? 'No verdict changed.\n' : `${lines.join('\n')}\n\n${changed} verdict${changed === 1 ? '' : 's'} changed, ${single} cell${single === 1 ? '' : 's'} in one file only.\n`);
     return values['exit-code'] && lines.length > 0 ? 1 : 0;
   },
 };
