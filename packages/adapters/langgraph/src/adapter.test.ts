@@ -1,7 +1,18 @@
 // The LangGraph adapter on the two pinned versions (one per @langchain/core peer line), offline once installed.
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { exploreCell, SCENARIOS, skipStore, testPostgres, worldNamePrefix, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
+import {
+  exploreCell,
+  lenientReplaySelector,
+  parseSchedule,
+  runWorld,
+  SCENARIOS,
+  skipStore,
+  testPostgres,
+  worldNamePrefix,
+  type Adapter,
+  type PropertyVerdict,
+} from '@approval-conformance/core';
 import { langgraphAdapter } from './adapter.js';
 import { pinnedLib } from './lib.js';
 
@@ -13,9 +24,9 @@ function verdicts(list: readonly PropertyVerdict[]) {
 }
 
 describe.each([
-  { line: 1 as const, version: '1.7.3', ids: true, strict: true },
-  { line: 0 as const, version: '0.2.74', ids: false, strict: false },
-])('langgraph $version', ({ line, version, ids, strict }) => {
+  { line: 1 as const, version: '1.7.3', ids: true, strict: true, sqliteKeepsInterrupt: true },
+  { line: 0 as const, version: '0.2.74', ids: false, strict: false, sqliteKeepsInterrupt: false },
+])('langgraph $version', ({ line, version, ids, strict, sqliteKeepsInterrupt }) => {
   let adapter: Adapter;
   const load = async () => (adapter ??= await langgraphAdapter(await pinnedLib(line)));
 
@@ -82,6 +93,25 @@ describe.each([
     const cell = await exploreCell({ adapter: await load(), wiring: 'strict-resume', store: 'memory', scenario });
     expect(verdicts(cell.verdicts)).toEqual({ disclosure: 'fail', 'at-most-once': 'pass' });
   });
+
+  // Why overlapping-turns explores two and five schedules more on PostgreSQL than on SQLite under 0.2.74: its
+  // SqliteSaver (checkpoint-sqlite 0.1.5) numbers a task's writes by their place in each putWrites call, so the
+  // resumed task's output replaces its __interrupt__ write. The other savers keep the interrupt under a reserved
+  // index, and an app that reads the thread after t1 ran a2's task, before the next checkpoint, shows a2's card again.
+  for (const store of ['memory', 'sqlite', 'postgres']) {
+    const again = store !== 'sqlite' || sqliteKeepsInterrupt;
+    it.skipIf(skipStore(store))(`${again ? 'shows' : 'does not show'} the card of an approval already spent (${store})`, async () => {
+      const a = await load();
+      const schedule = parseSchedule('t2:1 t2:2 t2:3 t2:4 t2:5 t2:6 t2:7 t2:8 t1:1 t1:2 t1:3 t1:4 t2:9 t1:5 t1:6 t2:10');
+      const subject = { adapter: a, wiring: 'interrupt-node', store, scenario: SCENARIOS.get('overlapping-turns')! };
+      const run = await runWorld(subject, lenientReplaySelector(schedule));
+      await a.release?.();
+      const events = run.history.events;
+      const spent = events.findIndex((e) => e.kind === 'record-write' && e.approvalId === 'a2' && e.state === 'spent');
+      expect(spent).toBeGreaterThan(0);
+      expect(events.slice(spent).some((e) => e.kind === 'delivery' && e.approvalId === 'a2')).toBe(again);
+    });
+  }
 
   it.skipIf(skipStore('postgres'))('gives the same verdicts on PostgresSaver as on SqliteSaver', async () => {
     const a = await load();
