@@ -23,7 +23,7 @@ const args = process.argv.slice(2);
 const maxAt = args.indexOf('--max');
 const maxSchedules = maxAt >= 0 ? Number(args[maxAt + 1]) : 300;
 if (!Number.isInteger(maxSchedules) || maxSchedules < 0) {
-  console.error(`bench:stores: --max takes a whole number of schedules (0: no bound), not ${args[maxAt + 1]}`);
+  console.error(`bench:stores: --max takes a whole number of schedules (0: no bound), not ${args[maxAt + 1] ?? "nothing"}`);
   process.exit(2);
 }
 const subjects = args.filter((a) => a in SUBJECTS);

@@ -34,15 +34,48 @@ describe('approval-conformance diff', () => {
     expect((await cli('diff', a, b)).out).toMatch(/only in A[\s\S]*only in B/);
   });
 
-  it('names a version one file lacks altogether once, not once per cell', async () => {
+  it('names a version one file lacks altogether once, with its verdicts counted', async () => {
     const both = cell({ version: '1.7.3', verdict: 'pass', store: 'sqlite' });
+    const onPostgres = { ...both, store: 'postgres', id: both.id.replace('/sqlite/', '/postgres/') };
     const [a, b] = await files(
-      results([both, cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' }), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite', wiring: 'signed-approval' })]),
-      results([{ ...both, store: 'postgres', id: both.id.replace('/sqlite/', '/postgres/') }]),
+      results([
+        both,
+        cell({ version: '1.7.3', verdict: 'pass', store: 'sqlite', wiring: 'signed-approval' }),
+        cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' }),
+        cell({ version: '6.0.0', verdict: 'not-applicable', store: 'sqlite', wiring: 'signed-approval' }),
+        cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite', wiring: 'cookbook-hitl' }),
+      ]),
+      results([onPostgres, cell({ version: '7.0.0', verdict: 'error', store: 'postgres' })]),
     );
     const { code, out } = await cli('diff', a, b, '--across-stores', 'sqlite,postgres', '--exit-code');
-    expect(out).toBe('- ai@6.0.0: 2 cells, only in A (B has none of its cells on postgres)\n\n0 verdicts changed, 2 cells in one file only.\n');
+    expect(out).toBe(
+      [
+        '- ai@1.7.3/signed-approval/double-resume/at-most-once: pass (18 schedules) (only in A)',
+        '- ai@6.0.0: 3 cells (2 pass, 1 n/a), only in A; B has none of them on postgres',
+        // A single cell reads as itself.
+        '+ ai@7.0.0/native-approval/double-resume/at-most-once: error (only in B)',
+        '',
+        '0 verdicts changed, 5 cells in one file only.',
+        '',
+      ].join('\n'),
+    );
     expect(code).toBe(1);
+    // Across versions the line names the version the other file lacks.
+    const [c, d] = await files(results([failing('6.0.0')]), results([{ ...failing('6.0.0'), framework: 'x', id: 'x@1.0.0/w/memory/s/p', version: '1.0.0' }, { ...failing('6.0.0'), framework: 'x', id: 'x@1.0.0/w/memory/s/q', version: '1.0.0' }]));
+    expect((await cli('diff', c, d, '--across-versions')).out).toContain('+ x@1.0.0: 2 cells (2 fail), only in B; A has none of them\n');
+  });
+
+  it('lists the cells whose counts moved with --counts', async () => {
+    const pass = cell({ version: '6.0.0', verdict: 'pass' });
+    const [a, b] = await files(results([pass, failing('6.0.1')]), results([{ ...pass, schedules: 20 }, failing('6.0.1')]));
+    expect((await cli('diff', a, b)).out).toBe('No verdict changed.\n');
+    const { code, out } = await cli('diff', a, b, '--counts', '--exit-code');
+    expect(out).toBe('= ai@6.0.0/native-approval/memory/double-resume/at-most-once: pass (18 schedules), schedules 18 → 20\n\n0 verdicts changed, 1 with other counts, 0 cells in one file only.\n');
+    expect(code).toBe(1);
+    const longer = { ...failing('6.0.1'), counterexample: { ...failing('6.0.1').counterexample!, steps: 5 } };
+    const [c, d] = await files(results([failing('6.0.1')]), results([longer]));
+    expect((await cli('diff', c, d, '--counts')).out).toContain('fail (4 steps), steps 4 → 5\n');
+    expect((await cli('diff', c, c, '--counts', '--exit-code'))).toMatchObject({ code: 0, out: 'No verdict or count changed.\n' });
   });
 
   it('says when nothing changed', async () => {

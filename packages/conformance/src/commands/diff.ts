@@ -22,8 +22,11 @@ Options:
                         in file B (the two files may be one): does a framework
                         give the same verdicts on PostgreSQL as on SQLite?
                         Cells of other stores are left out.
+  --counts              also list the cells whose verdict is the same but whose
+                        number of schedules explored or shortest
+                        counterexample differs
   --exit-code           exit 1 when a verdict changed or a cell is in one file
-                        only (for CI)
+                        only, or with --counts a count differs (for CI)
   -h, --help            show this help
 
 Exit codes: 0 (with --exit-code: nothing changed), 1 (only with --exit-code:
@@ -37,6 +40,52 @@ function keyOf(c: ResultCell, across: { versions: boolean; stores: boolean }) {
   return [key, wiring, ...(across.stores ? [] : [c.store]), ...rest].join('/');
 }
 
+const VERDICT_ORDER = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout'] as const;
+const targetOf = (key: string) => key.split('/')[0]!;
+const count = (mine: Map<string, ResultCell>, other: Map<string, ResultCell>) => [...mine.keys()].filter((k) => !other.has(k)).length;
+
+/**
+ * The cells of file `side` that the other file lacks: a line each, but a framework version the other file lacks
+ * altogether is one line with its verdicts counted (a PostgreSQL run of two versions, compared with the whole matrix
+ * on SQLite, names each version it did not run once).
+ */
+function onlyIn(side: 'A' | 'B', mine: Map<string, ResultCell>, other: Map<string, ResultCell>, otherStore?: string): string[] {
+  const mark = side === 'A' ? '-' : '+';
+  const otherTargets = new Set([...other.keys()].map(targetOf));
+  const lines: string[] = [];
+  const whole = new Map<string, [string, ResultCell][]>();
+  for (const [key, c] of mine) {
+    if (other.has(key)) continue;
+    if (otherTargets.has(targetOf(key))) lines.push(`${mark} ${key}: ${verdictCell(c)} (only in ${side})`);
+    else {
+      const target = `${c.framework}@${c.version}`;
+      whole.set(target, [...(whole.get(target) ?? []), [key, c]]);
+    }
+  }
+  for (const [target, cells] of whole) {
+    if (cells.length === 1) {
+      lines.push(`${mark} ${cells[0]![0]}: ${verdictCell(cells[0]![1])} (only in ${side})`);
+      continue;
+    }
+    const tally = VERDICT_ORDER.flatMap((v) => {
+      const n = cells.filter(([, c]) => c.verdict === v).length;
+      return n > 0 ? [`${n} ${v === 'not-applicable' ? 'n/a' : v}`] : [];
+    }).join(', ');
+    const none = `${side === 'A' ? 'B' : 'A'} has none of them${otherStore ? ` on ${otherStore}` : ''}`;
+    lines.push(`${mark} ${target}: ${cells.length} cells (${tally}), only in ${side}; ${none}`);
+  }
+  return lines;
+}
+
+/** For one verdict on both sides: how the schedules explored or the shortest counterexample's steps differ, if they do. */
+function countsMoved(a: ResultCell, b: ResultCell): string | undefined {
+  const moved: string[] = [];
+  if (a.schedules !== b.schedules) moved.push(`schedules ${a.schedules} → ${b.schedules}`);
+  const [sa, sb] = [a.counterexample?.steps, b.counterexample?.steps];
+  if (sa !== sb) moved.push(`steps ${sa ?? 'none'} → ${sb ?? 'none'}`);
+  return moved.length ? moved.join(', ') : undefined;
+}
+
 export const diffCommand: Command = {
   name: 'diff',
   summary: 'list the cells whose verdict changed between two results files',
@@ -45,6 +94,7 @@ export const diffCommand: Command = {
     const { values, positionals } = parseCommandArgs('diff', argv, {
       'across-versions': { type: 'boolean' },
       'across-stores': { type: 'string' },
+      counts: { type: 'boolean' },
       'exit-code': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -78,31 +128,24 @@ export const diffCommand: Command = {
         if (map.size === 0) throw new UsageError(`${file} has no cell on store '${store}'; name stores its runs used.`);
       }
     }
-    const lines: string[] = [];
+    const changes: string[] = [];
+    const moves: string[] = [];
     for (const [key, old] of before) {
       const now = after.get(key);
-      if (now && now.verdict !== old.verdict) lines.push(`~ ${key}: ${verdictCell(old)} → ${verdictCell(now)}`);
+      if (!now) continue;
+      if (now.verdict !== old.verdict) changes.push(`~ ${key}: ${verdictCell(old)} → ${verdictCell(now)}`);
+      else if (values.counts && countsMoved(old, now)) moves.push(`= ${key}: ${verdictCell(old)}, ${countsMoved(old, now)}`);
     }
-    const changed = lines.length;
-    // A target (framework@version) that one file lacks altogether is one line, not one per cell: a PostgreSQL run of
-    // two versions, compared with the whole matrix on SQLite, names each version it did not run once.
-    let single = 0;
-    const target = (key: string) => key.split('/')[0]!;
-    const onlyIn = (side: 'A' | 'B', mark: string, mine: Map<string, ResultCell>, other: Map<string, ResultCell>, otherStore?: string) => {
-      const none = `${side === 'A' ? 'B' : 'A'} has none of its cells${otherStore ? ` on ${otherStore}` : ''}`;
-      const otherTargets = new Set([...other.keys()].map(target));
-      const whole = new Map<string, number>();
-      for (const [key, c] of mine) {
-        if (other.has(key)) continue;
-        single++;
-        if (otherTargets.has(target(key))) lines.push(`${mark} ${key}: ${verdictCell(c)} (only in ${side})`);
-        else whole.set(target(key), (whole.get(target(key)) ?? 0) + 1);
-      }
-      for (const [t, n] of whole) lines.push(`${mark} ${t}: ${n} cell${n === 1 ? '' : 's'}, only in ${side} (${none})`);
-    };
-    onlyIn('A', '-', before, after, stores?.[1]);
-    onlyIn('B', '+', after, before, stores?.[0]);
-    io.out(lines.length === 0 ? 'No verdict changed.\n' : `${lines.join('\n')}\n\n${changed} verdict${changed === 1 ? '' : 's'} changed, ${single} cell${single === 1 ? '' : 's'} in one file only.\n`);
+    const [changed, counted] = [changes.length, moves.length];
+    const lines = [...changes, ...moves, ...onlyIn('A', before, after, stores?.[1]), ...onlyIn('B', after, before, stores?.[0])];
+    const single = count(before, after) + count(after, before);
+    const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    const summary = [
+      `${plural(changed, 'verdict')} changed`,
+      ...(values.counts ? [`${counted} with other counts`] : []),
+      `${plural(single, 'cell')} in one file only`,
+    ].join(', ');
+    io.out(lines.length === 0 ? (values.counts ? 'No verdict or count changed.\n' : 'No verdict changed.\n') : `${lines.join('\n')}\n\n${summary}.\n`);
     return values['exit-code'] && lines.length > 0 ? 1 : 0;
   },
 };
