@@ -1,7 +1,7 @@
 // `diff`: the cells whose verdict changed between two results files, as a maintainer checks a branch against a
 // release, or one version against the next.
 import { parseCommandArgs } from '../args.js';
-import { verdictCell } from '../render/verdict.js';
+import { tallyVerdicts, verdictCell } from '../render/verdict.js';
 import { readResults, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
@@ -40,7 +40,6 @@ function keyOf(c: ResultCell, across: { versions: boolean; stores: boolean }) {
   return [key, wiring, ...(across.stores ? [] : [c.store]), ...rest].join('/');
 }
 
-const VERDICT_ORDER = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout'] as const;
 const targetOf = (key: string) => key.split('/')[0]!;
 const count = (mine: Map<string, ResultCell>, other: Map<string, ResultCell>) => [...mine.keys()].filter((k) => !other.has(k)).length;
 
@@ -67,10 +66,7 @@ function onlyIn(side: 'A' | 'B', mine: Map<string, ResultCell>, other: Map<strin
       lines.push(`${mark} ${cells[0]![0]}: ${verdictCell(cells[0]![1])} (only in ${side})`);
       continue;
     }
-    const tally = VERDICT_ORDER.flatMap((v) => {
-      const n = cells.filter(([, c]) => c.verdict === v).length;
-      return n > 0 ? [`${n} ${v === 'not-applicable' ? 'n/a' : v}`] : [];
-    }).join(', ');
+    const tally = tallyVerdicts(cells.map(([, c]) => c), (v) => (v === 'not-applicable' ? 'n/a' : v));
     const none = `${side === 'A' ? 'B' : 'A'} has none of them${otherStore ? ` on ${otherStore}` : ''}`;
     lines.push(`${mark} ${target}: ${cells.length} cells (${tally}), only in ${side}; ${none}`);
   }
@@ -133,8 +129,9 @@ export const diffCommand: Command = {
     for (const [key, old] of before) {
       const now = after.get(key);
       if (!now) continue;
+      const moved = values.counts ? countsMoved(old, now) : undefined;
       if (now.verdict !== old.verdict) changes.push(`~ ${key}: ${verdictCell(old)} → ${verdictCell(now)}`);
-      else if (values.counts && countsMoved(old, now)) moves.push(`= ${key}: ${verdictCell(old)}, ${countsMoved(old, now)}`);
+      else if (moved) moves.push(`= ${key}: ${verdictCell(old)}, ${moved}`);
     }
     const [changed, counted] = [changes.length, moves.length];
     const lines = [...changes, ...moves, ...onlyIn('A', before, after, stores?.[1]), ...onlyIn('B', after, before, stores?.[0])];

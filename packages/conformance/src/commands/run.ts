@@ -12,6 +12,7 @@ import { Progress } from '../matrix/progress.js';
 import { writeReports } from '../render/reports.js';
 import { renderTarget } from '../render/run-tables.js';
 import { textTable } from '../render/table.js';
+import { VERDICTS } from '../render/verdict.js';
 import type { ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
@@ -244,12 +245,11 @@ export const runCommand: Command = {
 
 /** One line per framework version: how many cells of each verdict. */
 function summary(targets: readonly Target[], cells: readonly ResultCell[]): string {
-  const verdicts = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout'] as const;
   const rows = targets.map((t) => {
     const mine = cells.filter((c) => c.framework === t.framework && c.version === t.version);
-    return [`${t.framework}@${t.version}`, String(mine.length), ...verdicts.map((v) => String(mine.filter((c) => c.verdict === v).length || ''))];
+    return [`${t.framework}@${t.version}`, String(mine.length), ...VERDICTS.map((v) => String(mine.filter((c) => c.verdict === v).length || ''))];
   });
-  const lines = ['', textTable(['version', 'cells', ...verdicts.map((v) => (v === 'not-applicable' ? 'n/a' : v))], rows)];
+  const lines = ['', textTable(['version', 'cells', ...VERDICTS.map((v) => (v === 'not-applicable' ? 'n/a' : v))], rows)];
   for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
     lines.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);
   }

@@ -2,7 +2,7 @@
 import type { Scenario } from '@approval-conformance/core';
 import type { ResultCell } from '../results.js';
 import { textTable } from './table.js';
-import { verdictCell } from './verdict.js';
+import { tallyVerdicts, verdictCell } from './verdict.js';
 
 /** The tables of one framework version, scenario by scenario, and the tallies, reasons and findings below them. */
 export function renderTarget(target: { framework: string; version: string; wirings: readonly string[]; stores: readonly string[]; scenarios: readonly Scenario[] }, cells: readonly ResultCell[]): string {
@@ -24,11 +24,7 @@ export function renderTarget(target: { framework: string; version: string; wirin
     );
     out.push(textTable(['wiring', 'store', ...properties], rows));
   }
-  const count = (verdict: string) => cells.filter((c) => c.verdict === verdict).length;
-  const tally = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout']
-    .filter((v) => count(v) > 0)
-    .map((v) => `${count(v)} ${v}`)
-    .join(', ');
+  const tally = tallyVerdicts(cells);
   out.push('', `${cells.length} cells: ${tally || 'none run'}.`);
   for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
     out.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);

@@ -5,6 +5,17 @@ type Shown = Pick<PropertyVerdict, 'verdict' | 'exhaustive' | 'schedules' | 'cou
   readonly mode: 'exhaustive' | 'sampled';
 };
 
+/** Every verdict, in the order tables list them. */
+export const VERDICTS = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout'] as const;
+
+/** `3 pass, 1 fail`: how many cells have each verdict, leaving out the verdicts none has. */
+export function tallyVerdicts(cells: readonly { readonly verdict: string }[], name: (verdict: string) => string = (v) => v): string {
+  return VERDICTS.flatMap((v) => {
+    const n = cells.filter((c) => c.verdict === v).length;
+    return n > 0 ? [`${n} ${name(v)}`] : [];
+  }).join(', ');
+}
+
 export function verdictCell(v: Shown): string {
   switch (v.verdict) {
     case 'pass':
