@@ -59,7 +59,8 @@ export interface RunOptions {
   readonly samples?: number;
   readonly seed?: number;
   readonly maxSchedules?: number;
-  readonly reduce: boolean;
+  /** The explorer's reductions: all (true), none (false), or the names of those used (`commute`, `bound`). */
+  readonly reduce: boolean | readonly ('commute' | 'source-sets' | 'bound')[];
 }
 
 export interface ResultsFile {

@@ -29,7 +29,7 @@ export interface Route {
   readonly store: () => ChatStore;
   readonly names: () => ApprovalNames;
   readonly backend: CountingBackend;
-  readonly connections: Connections;
+  readonly connections: Pick<Connections, 'deliverCard' | 'disclose'>;
 }
 
 /** What the client is shown: cards for new approvals, and what became of approved calls. */

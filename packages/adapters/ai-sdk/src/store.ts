@@ -76,8 +76,9 @@ export interface StoreTrace {
   readonly book: () => RecordBook;
 }
 
-const READ: Access[] = [{ key: 'chat', mode: 'read' }];
-const WRITE: Access[] = [{ key: 'chat', mode: 'write' }];
+// One record: the chat's transcript.
+const READ: Access[] = [{ key: `record:${CHAT}`, mode: 'read' }];
+const WRITE: Access[] = [{ key: `record:${CHAT}`, mode: 'write' }];
 
 export class ChatStore {
   readonly #backing: Backing;

@@ -1,14 +1,19 @@
 // One world: a fresh chat store (in memory, or a SQLite file) behind the docs' chat route, the version's mock model,
 // and the tools. The client holds the approval ids it was shown and answers with new messages, as the SDK's UI does.
-import type { Answer, ProposalRequest, RecordState, World, WorldEnv } from '@approval-conformance/core';
+import type { Access, Answer, ProposalRequest, RecordState, World, WorldEnv } from '@approval-conformance/core';
 import type { AiLib } from './lib.js';
 import { actionOf, brainReply, mockModel } from './model.js';
 import { serve, type Route } from './route.js';
-import { ChatStore, newRecordBook } from './store.js';
+import { CHAT, ChatStore, newRecordBook } from './store.js';
 import { editCall, tamperings } from './tampering.js';
 import { buildTools, needsApproval } from './tools.js';
 import { APPROVAL, ApprovalNames, recordStates, toolCalls, type Message } from './transcript.js';
 import type { Wiring } from './wirings.js';
+
+const AFTER_SHOWING: Access[] = [
+  { key: `record:${CHAT}`, mode: 'read' },
+  { key: 'proposal', mode: 'read' },
+];
 
 export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
   const style = wiring.approval === 'cookbook' ? 'cookbook' : 'native';
@@ -51,7 +56,12 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
     store: () => store,
     names: () => names,
     backend: env.backend,
-    connections: env.connections,
+    // Once the route has shown what it shows, `propose` reads the transcript and the proposal counter to say what
+    // it paused on: the gates of what it shows say so, so that nothing that writes them is taken to commute.
+    connections: {
+      deliverCard: (turn, approvalId, action) => env.connections.deliverCard(turn, approvalId, action, undefined, AFTER_SHOWING),
+      disclose: (turn, approvalId, says) => env.connections.disclose(turn, approvalId, says, AFTER_SHOWING),
+    },
   };
 
   /** The client's answer to one approval, as a message part: the SDK's approval response, or the cookbook's string. */

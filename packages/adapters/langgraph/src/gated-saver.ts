@@ -48,8 +48,9 @@ export interface SaverTrace {
   readonly book: () => SaverBook;
 }
 
-const READ: Access[] = [{ key: 'checkpoint', mode: 'read' }];
-const WRITE: Access[] = [{ key: 'checkpoint', mode: 'write' }];
+// One record: the thread's checkpoints. Its writes never commute with each other (each may change the latest).
+const READ: Access[] = [{ key: 'record:checkpoints', mode: 'read' }];
+const WRITE: Access[] = [{ key: 'record:checkpoints', mode: 'write' }];
 
 export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass {
   /** `cp3`: the third checkpoint id this world has seen. */

@@ -47,7 +47,8 @@ describe('the reference runtime beyond its switches', () => {
 
   it('executes an action edited in its store, and an approval no human gave', async () => {
     const cell = await exploreCell({ adapter: referenceAdapter, wiring: 'cas-fresh', store: 'memory', scenario: SCENARIOS.get('tamper')! });
-    expect(cell.verdicts[0]).toMatchObject({ property: 'integrity', verdict: 'fail', schedules: 2 });
+    expect(cell.verdicts[0]).toMatchObject({ property: 'integrity', verdict: 'fail', exhaustive: true });
+    expect(cell.verdicts[0]!.counterexample!.schedule).toMatch(/^holder:1(=1)? t1:1/);
   });
 
   it('ignores a second approval it does not have, and a replayed answer finds the record spent', async () => {

@@ -11,7 +11,7 @@ describe('approval-conformance bisect', () => {
     const { code, out } = await cli('bisect', ...ARGS);
     expect(code).toBe(0);
     expect(out).toMatch(/^double-resume\/at-most-once changes between flipping@1\.0\.5 and flipping@1\.0\.6 \(\d+ of 10 releases run\):/);
-    expect(out).toContain('~ only/memory: fail (4 steps) → pass (18 schedules)');
+    expect(out).toMatch(/~ only\/memory: fail \(4 steps\) → pass \(\d+ schedules\)/);
   });
 
   it('says so when the ends of the range agree', async () => {

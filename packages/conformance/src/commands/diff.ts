@@ -25,8 +25,15 @@ Options:
   --counts              also list the cells whose verdict is the same but whose
                         number of schedules explored or shortest
                         counterexample differs
+  --steps               also list the cells whose verdict is the same but whose
+                        shortest counterexample's length differs (schedule
+                        counts are left out: a faster explorer runs fewer):
+                        what must never move when the explorer changes
+  --framework NAMES     compare only these frameworks' cells (comma-separated,
+                        as in --framework reference,ai)
   --exit-code           exit 1 when a verdict changed or a cell is in one file
-                        only, or with --counts a count differs (for CI)
+                        only, or with --counts or --steps a count differs (for
+                        CI)
   -h, --help            show this help
 
 Exit codes: 0 (with --exit-code: nothing changed), 1 (only with --exit-code:
@@ -73,10 +80,10 @@ function onlyIn(side: 'A' | 'B', mine: Map<string, ResultCell>, other: Map<strin
   return lines;
 }
 
-/** For one verdict on both sides: how the schedules explored or the shortest counterexample's steps differ, if they do. */
-function countsMoved(a: ResultCell, b: ResultCell): string | undefined {
+/** For one verdict on both sides: how the schedules explored (if asked) or the shortest counterexample's steps differ. */
+function countsMoved(a: ResultCell, b: ResultCell, schedules: boolean): string | undefined {
   const moved: string[] = [];
-  if (a.schedules !== b.schedules) moved.push(`schedules ${a.schedules} → ${b.schedules}`);
+  if (schedules && a.schedules !== b.schedules) moved.push(`schedules ${a.schedules} → ${b.schedules}`);
   const [sa, sb] = [a.counterexample?.steps, b.counterexample?.steps];
   if (sa !== sb) moved.push(`steps ${sa ?? 'none'} → ${sb ?? 'none'}`);
   return moved.length ? moved.join(', ') : undefined;
@@ -91,6 +98,8 @@ export const diffCommand: Command = {
       'across-versions': { type: 'boolean' },
       'across-stores': { type: 'string' },
       counts: { type: 'boolean' },
+      steps: { type: 'boolean' },
+      framework: { type: 'string' },
       'exit-code': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -104,11 +113,15 @@ export const diffCommand: Command = {
       throw new UsageError(`--across-stores takes two stores, as in --across-stores sqlite,postgres.`);
     }
     const across = { versions: values['across-versions'] ?? false, stores: stores !== undefined };
+    const frameworks = values.framework?.split(',').map((f) => f.trim());
+    if (frameworks && frameworks.some((f) => !f)) throw new UsageError(`--framework takes names, as in --framework reference,ai.`);
+    const compare = values.counts || values.steps ? { schedules: values.counts ?? false } : undefined;
     const [a, b] = await Promise.all(positionals.map((f) => readResults(f)));
     const index = (cells: readonly ResultCell[], name: string, store: string | undefined) => {
       const map = new Map<string, ResultCell>();
       for (const c of cells) {
         if (store !== undefined && c.store !== store) continue;
+        if (frameworks && !frameworks.includes(c.framework)) continue;
         const key = keyOf(c, across);
         if (map.has(key)) {
           throw new UsageError(`${name} holds ${key} for more than one version; compare files with one version per framework.`);
@@ -124,12 +137,17 @@ export const diffCommand: Command = {
         if (map.size === 0) throw new UsageError(`${file} has no cell on store '${store}'; name stores its runs used.`);
       }
     }
+    if (frameworks) {
+      for (const [map, file] of [[before, positionals[0]], [after, positionals[1]]] as const) {
+        if (map.size === 0) throw new UsageError(`${file} has no cell of ${frameworks.join(' or ')}; name frameworks it has.`);
+      }
+    }
     const changes: string[] = [];
     const moves: string[] = [];
     for (const [key, old] of before) {
       const now = after.get(key);
       if (!now) continue;
-      const moved = values.counts ? countsMoved(old, now) : undefined;
+      const moved = compare ? countsMoved(old, now, compare.schedules) : undefined;
       if (now.verdict !== old.verdict) changes.push(`~ ${key}: ${verdictCell(old)} → ${verdictCell(now)}`);
       else if (moved) moves.push(`= ${key}: ${verdictCell(old)}, ${moved}`);
     }
@@ -139,10 +157,11 @@ export const diffCommand: Command = {
     const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
     const summary = [
       `${plural(changed, 'verdict')} changed`,
-      ...(values.counts ? [`${counted} with other counts`] : []),
+      ...(compare ? [`${counted} with other ${compare.schedules ? 'counts' : 'lengths'}`] : []),
       `${plural(single, 'cell')} in one file only`,
     ].join(', ');
-    io.out(lines.length === 0 ? (values.counts ? 'No verdict or count changed.\n' : 'No verdict changed.\n') : `${lines.join('\n')}\n\n${summary}.\n`);
+    const unchanged = compare ? `No verdict or ${compare.schedules ? 'count' : 'counterexample length'} changed.` : 'No verdict changed.';
+    io.out(lines.length === 0 ? `${unchanged}\n` : `${lines.join('\n')}\n\n${summary}.\n`);
     return values['exit-code'] && lines.length > 0 ? 1 : 0;
   },
 };

@@ -3,7 +3,7 @@
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { PROPERTY_IDS, SCENARIOS, type ExploreOptions, type PropertyId, type ScenarioId } from '@approval-conformance/core';
+import { PROPERTY_IDS, reductions, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
@@ -13,7 +13,7 @@ import { writeReports } from '../render/reports.js';
 import { renderTarget } from '../render/run-tables.js';
 import { textTable } from '../render/table.js';
 import { VERDICTS } from '../render/verdict.js';
-import type { ResultCell } from '../results.js';
+import type { ResultCell, RunOptions } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -64,7 +64,15 @@ Options:
   --seed N           first seed for --sampled (default 1)
   --max-schedules N  stop exhaustive exploration after N schedules (the verdict
                      then says it was not exhaustive)
-  --no-reduce        explore commuting releases in every order too (slower)
+  --reduce LIST      only these reductions (comma-separated; default all):
+                       commute      run one order of releases that commute
+                       source-sets  start only the turns a race needs
+                                    (source-set DPOR; needs commute)
+                       bound        stop runs that can show no shorter
+                                    counterexample (branch and bound)
+                     none, or --no-reduce: every schedule to its end. Every
+                     choice gives the same verdicts and shortest lengths;
+                     only the time and the schedule counts differ
   --quiet            no progress on stderr
   -h, --help         show this help
 `;
@@ -102,6 +110,7 @@ export const runCommand: Command = {
       sampled: { type: 'string' },
       seed: { type: 'string' },
       'max-schedules': { type: 'string' },
+      reduce: { type: 'string' },
       'no-reduce': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -124,7 +133,7 @@ export const runCommand: Command = {
       ...(values['max-schedules'] === undefined
         ? {}
         : { maxSchedules: positiveInteger('--max-schedules', values['max-schedules'], 1) }),
-      reduce: !values['no-reduce'],
+      reduce: reductionsArg(values.reduce, values['no-reduce']),
     };
     const jobs = positiveInteger('--jobs', values.jobs, availableParallelism(), 1);
     const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S, 1);
@@ -263,6 +272,33 @@ function withoutMode(options: ExploreOptions) {
     ...(options.mode === 'sampled' ? { samples: options.samples } : {}),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.maxSchedules === undefined ? {} : { maxSchedules: options.maxSchedules }),
-    reduce: options.reduce ?? true,
+    reduce: reductionNames(options.reduce),
   };
+}
+
+const REDUCTIONS = { commute: 'commute', 'source-sets': 'sourceSets', bound: 'bound' } as const;
+type ReductionName = keyof typeof REDUCTIONS;
+
+/** `--reduce LIST` or `--no-reduce`: all reductions (true), none (false), or some. */
+function reductionsArg(value: string | undefined, none: boolean | undefined): boolean | Reductions {
+  if (none && value !== undefined) throw new UsageError('give --reduce LIST or --no-reduce, not both.');
+  if (none) return false;
+  const names = list('--reduce', value, [...Object.keys(REDUCTIONS), 'none']) as (ReductionName | 'none')[] | undefined;
+  if (names === undefined) return true;
+  if (names.includes('none')) {
+    if (names.length > 1) throw new UsageError(`--reduce none takes no other reduction.`);
+    return false;
+  }
+  if (names.includes('source-sets') && !names.includes('commute')) {
+    throw new UsageError('--reduce source-sets needs commute too: source sets are built on commuting releases.');
+  }
+  return Object.fromEntries(Object.entries(REDUCTIONS).map(([name, key]) => [key, names.includes(name as ReductionName)]));
+}
+
+/** How the results record the reductions: true (all), false (none), or the names of those used. */
+function reductionNames(reduce: ExploreOptions['reduce']): RunOptions['reduce'] {
+  if (reduce === undefined || typeof reduce === 'boolean') return reduce ?? true;
+  const used = reductions(reduce);
+  const names = (Object.entries(REDUCTIONS) as [ReductionName, keyof typeof used][]).filter(([, key]) => used[key]).map(([name]) => name);
+  return names.length === Object.keys(REDUCTIONS).length ? true : names.length === 0 ? false : names;
 }

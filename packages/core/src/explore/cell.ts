@@ -4,14 +4,14 @@
 import type { History } from '../history/events.js';
 import { narrate } from '../history/narrate.js';
 import { checkProperty } from '../properties/index.js';
-import type { PropertyId } from '../properties/ids.js';
+import { PROPERTY_INFO, type PropertyId } from '../properties/ids.js';
 import type { PropertyResult } from '../properties/result.js';
-import { exploreExhaustive } from '../scheduler/exhaustive.js';
-import type { Release } from '../scheduler/gate.js';
-import type { ScheduleRun } from '../scheduler/run.js';
+import { exploreExhaustive, reductions, type ExhaustiveStats, type Reductions, type RunEnding } from '../scheduler/exhaustive.js';
+import type { ScheduleRun, Selector } from '../scheduler/run.js';
 import { ScheduleMismatch } from '../scheduler/run.js';
 import { formatSchedule } from '../scheduler/schedule.js';
 import { lenientReplaySelector, randomSelector, replaySelector } from '../scheduler/selectors.js';
+import { cutFor, type Cut } from './cut.js';
 import { runWorld, type Subject } from './world-run.js';
 
 export type Verdict = 'pass' | 'fail' | 'allowed' | 'not-applicable' | 'error' | 'timeout';
@@ -43,8 +43,11 @@ export interface PropertyVerdict {
 
 export interface ExploreOptions {
   readonly mode?: 'exhaustive' | 'sampled';
-  /** Exhaustive: treat commuting releases as one (default true). */
-  readonly reduce?: boolean;
+  /**
+   * Exhaustive: which reductions to use (default: all). Off (`false`), every schedule is run to its end: the count
+   * to compare against, and the check that no reduction changes a verdict or a counterexample's length.
+   */
+  readonly reduce?: boolean | Reductions;
   /** Exhaustive: give up after this many runs, and say the space was not exhausted. */
   readonly maxSchedules?: number;
   /** Sampled: how many random schedules, and the seed of the first. */
@@ -54,6 +57,11 @@ export interface ExploreOptions {
 
 export interface CellResult {
   readonly mode: 'exhaustive' | 'sampled';
+  /**
+   * Schedules run: for a pass, every one in the bound up to equivalence (one per set of schedules that differ only
+   * in the order of commuting releases); for a fail, those run before its counterexample was proven shortest (runs
+   * stopped at the length of the longest counterexample so far included).
+   */
   readonly schedules: number;
   /** Exhaustive runs cut short because their order was equivalent to one already explored. */
   readonly pruned: number;
@@ -68,18 +76,12 @@ const MAX_FINDINGS = 20;
 interface Failure {
   readonly run: ScheduleRun;
   readonly result: PropertyResult;
-  /** Releases needed to show it: the schedule prefix to keep. */
-  readonly cut: number;
+  /** What of the run the counterexample keeps. */
+  readonly cut: Cut;
   readonly allowedBy: string | undefined;
 }
 
-/** How many releases of `run` it takes to show `result`: up to the last witness event, or all of them. */
-function releasesNeeded(run: ScheduleRun, result: PropertyResult): number {
-  const last = result.witness[result.witness.length - 1];
-  const endOfHistory = result.property === 'disclosure';
-  if (last === undefined || endOfHistory) return run.schedule.length;
-  return run.history.releasesAt[last] ?? run.schedule.length;
-}
+const length = (f: Failure) => f.cut.steps.length;
 
 const sameHistory = (a: History, b: History) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -93,13 +95,14 @@ export async function exploreCell(subject: Subject, options: ExploreOptions = {}
 
 async function explore(subject: Subject, options: ExploreOptions): Promise<CellResult> {
   const mode = options.mode ?? 'exhaustive';
+  const reduce = reductions(options.reduce);
   const properties = subject.scenario.properties;
   const shortest = new Map<PropertyId, Failure>();
   const shortestAllowed = new Map<PropertyId, Failure>();
   let timeout: string | undefined;
   const findings = new Set<string>();
 
-  const consider = (run: ScheduleRun) => {
+  const consider = (run: ScheduleRun, ending: RunEnding) => {
     if (run.status === 'timeout') timeout ??= run.reason ?? 'timeout';
     for (const finding of [
       ...run.turnErrors.map((o) => `${o.turn} threw: ${o.status === 'threw' ? o.message : ''}`),
@@ -107,31 +110,35 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
     ]) {
       if (findings.size < MAX_FINDINGS) findings.add(finding);
     }
-    if (run.status === 'stopped' && mode === 'exhaustive') return;
+    // A run stopped asleep is equivalent to the start of one explored elsewhere, which shows what it shows.
+    if (ending === 'asleep') return;
     for (const property of properties) {
+      // A run stopped at the bound is not over: only what is broken at an event already shows.
+      if (ending === 'bounded' && PROPERTY_INFO[property].judged === 'at-end') continue;
       const result = checkProperty(property, run.history.events);
       if (result.holds) continue;
       const allowedBy = subject.scenario.allowedGap?.(property, run.history.events, result);
-      const failure: Failure = { run, result, cut: releasesNeeded(run, result), allowedBy };
+      const failure: Failure = { run, result, cut: cutFor(run, result, reduce.commute), allowedBy };
       const table = allowedBy === undefined ? shortest : shortestAllowed;
       const best = table.get(property);
-      if (!best || failure.cut < best.cut) table.set(property, failure);
+      if (!best || length(failure) < length(best)) table.set(property, failure);
     }
   };
 
-  let stats: { schedules: number; pruned: number; exhausted: boolean };
+  let stats: ExhaustiveStats;
   try {
     if (mode === 'exhaustive') {
-      stats = await exploreExhaustive((selector) => runWorld(subject, selector), consider, {
-        ...(options.reduce === undefined ? {} : { reduce: options.reduce }),
-        ...(options.maxSchedules === undefined ? {} : { maxSchedules: options.maxSchedules }),
-      });
+      stats = await exploreAll(subject, options, reduce, consider, () => properties.every((p) => shortest.has(p)), () =>
+        Math.max(...properties.map((p) => length(shortest.get(p)!))),
+      );
     } else {
       const samples = options.samples ?? 1000;
       const seed = options.seed ?? 1;
-      for (let i = 0; i < samples; i++) consider(await runWorld(subject, randomSelector(seed + i)));
-      for (const [property, failure] of shortest) shortest.set(property, await shrink(subject, failure, property));
-      stats = { schedules: samples, pruned: 0, exhausted: false };
+      for (let i = 0; i < samples; i++) consider(await runWorld(subject, randomSelector(seed + i)), 'complete');
+      for (const [property, failure] of shortest) {
+        shortest.set(property, await shrink(subject, failure, property, reduce.commute));
+      }
+      stats = { schedules: samples, bounded: 0, pruned: 0, exhausted: false };
     }
   } catch (error) {
     const reason =
@@ -148,9 +155,10 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
     };
   }
 
+  const schedules = stats.schedules + stats.bounded;
   const verdicts: PropertyVerdict[] = [];
   for (const property of properties) {
-    const base = { property, exhaustive: stats.exhausted, schedules: stats.schedules };
+    const base = { property, exhaustive: stats.exhausted, schedules };
     const failure = shortest.get(property);
     const allowed = shortestAllowed.get(property);
     if (failure) {
@@ -163,21 +171,72 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
       verdicts.push({ ...base, verdict: 'pass' });
     }
   }
-  return { mode, ...stats, verdicts, findings: [...findings] };
+  return { mode, schedules, pruned: stats.pruned, exhausted: stats.exhausted, verdicts, findings: [...findings] };
 }
 
-/** Replays the counterexample's prefix once more: it must give the same history, or the subject is nondeterministic. */
+/**
+ * Every schedule, with branch and bound on the counterexamples' length: once every property has one, a run that has
+ * made as many releases as the longest of them, less one, can show no shorter one (a violation needs at least as
+ * many releases as its counterexample keeps), so it stops there. The shortest lengths stay exact: every schedule of
+ * fewer releases is still run, or one equivalent to it. Not for a scenario with allowed gaps, which are judged on
+ * whole histories.
+ *
+ * Source sets reach every complete run but not every state on the way, so the bound cannot stop their runs early:
+ * once every property has a counterexample, the search starts again with sleep sets and the bound, which reach every
+ * state within it. It does so only when the bound is well below the runs' length (at most three quarters of the
+ * shortest complete run so far); otherwise stopping a few releases short saves less than starting again costs, and
+ * the source-set search simply runs to its end. Either way every schedule is covered, so the choice changes only
+ * the time, never a verdict or a length.
+ */
+async function exploreAll(
+  subject: Subject,
+  options: ExploreOptions,
+  reduce: Required<Reductions>,
+  consider: (run: ScheduleRun, ending: RunEnding) => void,
+  allFailed: () => boolean,
+  longest: () => number,
+): Promise<ExhaustiveStats> {
+  const runOne = (selector: Selector) => runWorld(subject, selector);
+  const max = options.maxSchedules ?? Number.POSITIVE_INFINITY;
+  if (!reduce.bound || subject.scenario.allowedGap) {
+    return exploreExhaustive(runOne, consider, { reduce, maxSchedules: max });
+  }
+  const limit = () => (allFailed() ? longest() - 1 : Number.POSITIVE_INFINITY);
+  if (!reduce.sourceSets) return exploreExhaustive(runOne, consider, { reduce, maxSchedules: max, limit });
+  let shortestRun = Number.POSITIVE_INFINITY;
+  const watch = (run: ScheduleRun, ending: RunEnding) => {
+    if (ending === 'complete') shortestRun = Math.min(shortestRun, run.schedule.length);
+    consider(run, ending);
+  };
+  const pays = () => allFailed() && longest() - 1 <= 0.75 * shortestRun;
+  const first = await exploreExhaustive(runOne, watch, { reduce, maxSchedules: max, until: pays });
+  const used = first.schedules + first.bounded + first.pruned;
+  if (first.exhausted || !pays() || used >= max) return first;
+  const then = await exploreExhaustive(runOne, consider, {
+    reduce: { ...reduce, sourceSets: false },
+    maxSchedules: max - used,
+    limit,
+  });
+  return {
+    schedules: first.schedules + then.schedules,
+    bounded: first.bounded + then.bounded,
+    pruned: first.pruned + then.pruned,
+    exhausted: then.exhausted,
+  };
+}
+
+/** Replays the counterexample once more: it must give the same history, or the subject is nondeterministic. */
 async function confirm(
   subject: Subject,
   base: { property: PropertyId; exhaustive: boolean; schedules: number },
   failure: Failure,
   verdict: 'fail' | 'allowed',
 ): Promise<PropertyVerdict> {
-  const prefix = failure.run.schedule.slice(0, failure.cut);
-  const original = failure.run.history.events.filter((_, i) => (failure.run.history.releasesAt[i] ?? 0) <= failure.cut);
+  const { schedule } = failure.cut;
+  const original = failure.cut.events.map((e) => failure.run.history.events[e]!);
   let again: ScheduleRun;
   try {
-    again = await runWorld(subject, replaySelector(prefix));
+    again = await runWorld(subject, replaySelector(schedule));
   } catch (error) {
     return { ...base, verdict: 'error', reason: `nondeterministic subject: ${(error as Error).message}` };
   }
@@ -186,15 +245,15 @@ async function confirm(
     return {
       ...base,
       verdict: 'error',
-      reason: `nondeterministic subject: replaying ${formatSchedule(prefix)} gave a different history`,
+      reason: `nondeterministic subject: replaying ${formatSchedule(schedule)} gave a different history`,
     };
   }
   return {
     ...base,
     verdict,
     counterexample: {
-      steps: prefix.length,
-      schedule: formatSchedule(prefix),
+      steps: schedule.length,
+      schedule: formatSchedule(schedule),
       story: again.history.events.map(narrate),
       history: again.history.events,
       explanation: replayed.explanation,
@@ -204,20 +263,22 @@ async function confirm(
 }
 
 /** Sampled mode: drop releases one at a time while the property still fails, to get a shorter schedule. */
-async function shrink(subject: Subject, failure: Failure, property: PropertyId): Promise<Failure> {
+async function shrink(subject: Subject, failure: Failure, property: PropertyId, commute: boolean): Promise<Failure> {
   let best = failure;
   let improved = true;
   while (improved) {
     improved = false;
-    const schedule: readonly Release[] = best.run.schedule.slice(0, best.cut);
+    const schedule = best.cut.schedule;
     for (let i = 0; i < schedule.length; i++) {
       const candidate = [...schedule.slice(0, i), ...schedule.slice(i + 1)];
       const run = await runWorld(subject, lenientReplaySelector(candidate));
+      // A candidate that stops before the end shows nothing about a property judged at the end.
+      if (run.status === 'stopped' && PROPERTY_INFO[property].judged === 'at-end') continue;
       const result = checkProperty(property, run.history.events);
       if (result.holds || subject.scenario.allowedGap?.(property, run.history.events, result) !== undefined) continue;
-      const cut = releasesNeeded(run, result);
-      if (cut < best.cut) {
-        best = { run, result, cut, allowedBy: undefined };
+      const shorter: Failure = { run, result, cut: cutFor(run, result, commute), allowedBy: undefined };
+      if (length(shorter) < length(best)) {
+        best = shorter;
         improved = true;
         break;
       }

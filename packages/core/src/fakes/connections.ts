@@ -2,7 +2,11 @@
 // chat UIs route them; a card sent where nobody listens is recorded as dropped.
 import type { Action } from '../history/events.js';
 import type { Recorder } from '../history/recorder.js';
-import type { GateFn } from '../scheduler/gate.js';
+import type { Access, GateFn } from '../scheduler/gate.js';
+
+// A delivery changes nothing but the connection it goes to; so does a disclosure (see `independent`).
+const CARD: Access[] = [{ key: 'card', mode: 'write' }];
+const TELL: Access[] = [{ key: 'tell', mode: 'write' }];
 
 export class Connections {
   readonly #history: Recorder;
@@ -35,9 +39,18 @@ export class Connections {
     return this.#open[this.#open.length - 1];
   }
 
-  /** Send a confirmation card to a connection (the newest by default). */
-  async deliverCard(actor: string, approvalId: string, action: Action, connection = this.newest): Promise<void> {
-    await this.#gate(actor, `client.card(${approvalId})`, { access: [{ key: 'client', mode: 'write' }] });
+  /**
+   * Send a confirmation card to a connection (the newest by default). `after` is what the caller's own code reads or
+   * writes once the card is sent, before its turn's next gate (an app that reads its store to say what it paused on).
+   */
+  async deliverCard(
+    actor: string,
+    approvalId: string,
+    action: Action,
+    connection = this.newest,
+    after: readonly Access[] = [],
+  ): Promise<void> {
+    await this.#gate(actor, `client.card(${approvalId})`, { access: [...CARD, ...after] });
     const target = connection ?? 'none';
     this.#history.emit({
       kind: 'delivery',
@@ -49,9 +62,14 @@ export class Connections {
     });
   }
 
-  /** Tell the user what happened to an approval's action. */
-  async disclose(actor: string, approvalId: string, says: 'happened' | 'not-happened' | 'unknown'): Promise<void> {
-    await this.#gate(actor, `client.tell(${approvalId})`, { access: [{ key: 'client', mode: 'write' }] });
+  /** Tell the user what happened to an approval's action. `after` as for `deliverCard`. */
+  async disclose(
+    actor: string,
+    approvalId: string,
+    says: 'happened' | 'not-happened' | 'unknown',
+    after: readonly Access[] = [],
+  ): Promise<void> {
+    await this.#gate(actor, `client.tell(${approvalId})`, { access: [...TELL, ...after] });
     this.#history.emit({ kind: 'disclosure', actor, approvalId, says });
   }
 }

@@ -22,6 +22,12 @@ export interface PropertyInfo {
   readonly oldName: string;
   /** The design-review checklist line that rules the failure out. */
   readonly checklist: string;
+  /**
+   * Where a violation shows: `at-event`, at the event that breaks the promise (the rest of the history cannot undo
+   * it, so a schedule cut short after it already shows it), or `at-end`, only once the run is over (disclosure: the
+   * user may still be told).
+   */
+  readonly judged: 'at-event' | 'at-end';
 }
 
 export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
@@ -30,12 +36,14 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     promise: 'For one approval, the approved effect reaches the world at most once.',
     oldName: 'lost update / double spend',
     checklist: 'the spend is a compare-and-set, or restores are serialised',
+    judged: 'at-event',
   },
   'no-resurrection': {
     id: 'no-resurrection',
     promise: 'Once the effect has run, the durable record says the approval is spent, at every later point.',
     oldName: 'resurrected approval',
     checklist: 'the spend is durable before the tool call',
+    judged: 'at-event',
   },
   'fresh-view': {
     id: 'fresh-view',
@@ -43,6 +51,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
       'A turn that acts on an approval read a record version no older than the latest spend before it acted.',
     oldName: 'stale read',
     checklist: 'every restore reads a view at least as new as the last spend',
+    judged: 'at-event',
   },
   binding: {
     id: 'binding',
@@ -50,6 +59,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
       'The executed action equals the approved one: operation, targets, parameters, and the world it was approved against (else it is refused).',
     oldName: 'time-of-check to time-of-use',
     checklist: 'executed action equals approved action',
+    judged: 'at-event',
   },
   'shown-is-recorded': {
     id: 'shown-is-recorded',
@@ -57,12 +67,14 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
       'Every confirmation a user can act on was delivered to a live connection and is the one the record holds; nothing the system believes shown was dropped.',
     oldName: 'dropped message / lost write',
     checklist: 'what the user was shown is persisted before they can act on it',
+    judged: 'at-event',
   },
   disclosure: {
     id: 'disclosure',
     promise: 'Every effect that happened is disclosed to the user, on the error path too.',
     oldName: 'phantom failure / unacknowledged write',
     checklist: 'an effect that happened is always disclosed',
+    judged: 'at-end',
   },
   'exactly-once-delivery': {
     id: 'exactly-once-delivery',
@@ -70,6 +82,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
       'With an at-least-once tool transport (retry after a timeout), the world applies the effect once.',
     oldName: 'at-least-once delivery with a non-idempotent effect',
     checklist: 'idempotency key derived from the approval',
+    judged: 'at-event',
   },
   integrity: {
     id: 'integrity',
@@ -77,6 +90,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
       'An approval no human gave, or one whose action was altered by whoever holds the state, is not executed.',
     oldName: 'forged capability / confused deputy',
     checklist: 'the approval is bound to its action and cannot be forged',
+    judged: 'at-event',
   },
 };
 

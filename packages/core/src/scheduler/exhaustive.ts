@@ -1,25 +1,64 @@
-// Exhaustive exploration: depth-first over every order of releases and every adversary choice, by re-running the
-// program from a fresh world for each schedule. Releases that commute are explored in one order only (sleep sets,
-// Godefroid 1996): after exploring release a at a node, a sibling branch b need not try a again while a stays
-// independent of everything done since, because b·a reaches the same state as a·b, already explored.
-import { independent, type PendingGate, type Release } from './gate.js';
+// Exhaustive exploration: depth-first over every schedule (every order of releases, every adversary choice, every
+// crash point), re-running the program from a fresh world for each. Each reduction below is sound on its own, and
+// each can be switched off (`reduce`) to check that it changes no verdict and no counterexample's length.
+//
+// - commute (sleep sets, Godefroid 1996): after exploring release a at a point, a sibling branch b need not try a
+//   again while a stays independent of everything done since, because b·a reaches the same state as a·b, with a
+//   history no property tells apart (see `independent`). A run whose every releasable gate is asleep stops there.
+// - source sets (source-set DPOR, Abdulla, Aronis, Jonsson and Sagonas, POPL 2014): at a new point, start with one
+//   turn only. After each run, for every race in it (a release j right after a release i of another turn in
+//   happens-before, the two not commuting, j possible first), make sure some turn that could start a schedule
+//   reaching j before i is started at i's point too. Every schedule is then equivalent to one explored: the same
+//   set of complete runs up to reordering commuting releases, which is all the verdicts need.
+// - limit (branch and bound, set by the caller): a run is stopped after that many releases. Sound with sleep sets
+//   (which reach every state within the limit) but not with source sets (which reach every complete run, not every
+//   state), so a caller that limits runs turns source sets off.
+import type { HistoryEvent } from '../history/events.js';
+import type { PendingGate, Release, Released } from './gate.js';
+import { dependent, HappensBefore } from './happens-before.js';
 import { ScheduleMismatch, type ScheduleRun, type Selector } from './run.js';
 
+/** Which reductions to use; `true` (the default) is all of them, `false` none. */
+export interface Reductions {
+  /** Explore one order of releases that commute: sleep sets, and the ground source sets stand on. */
+  readonly commute?: boolean;
+  /** Source-set DPOR: start only the turns a race showed must go first (needs commute). */
+  readonly sourceSets?: boolean;
+  /** Branch and bound on the counterexamples' length (`exploreCell`). */
+  readonly bound?: boolean;
+}
+
+export function reductions(reduce: boolean | Reductions | undefined): Required<Reductions> {
+  if (reduce === undefined || reduce === true) return { commute: true, sourceSets: true, bound: true };
+  if (reduce === false) return { commute: false, sourceSets: false, bound: false };
+  const commute = reduce.commute ?? true;
+  return { commute, sourceSets: commute && (reduce.sourceSets ?? true), bound: reduce.bound ?? true };
+}
+
 export interface ExhaustiveOptions {
-  /** Treat commuting releases as one (default true). Off, every order is run: the count to compare against. */
-  readonly reduce?: boolean;
+  /** Which reductions to use (default all; `bound` is the caller's, through `limit`). */
+  readonly reduce?: boolean | Reductions;
   /** Stop after this many runs and report the space as not exhausted. */
   readonly maxSchedules?: number;
+  /** The most releases a run may make before it is stopped; read before every release. Default: no limit. */
+  readonly limit?: () => number;
+  /** Checked after every run: stop early, reporting the space as not exhausted. */
+  readonly until?: () => boolean;
 }
 
 export interface ExhaustiveStats {
   /** Runs that went to the end. */
   readonly schedules: number;
+  /** Runs stopped at the limit. */
+  readonly bounded: number;
   /** Runs cut short because every pending release was asleep: the orders they lead to were explored elsewhere. */
   readonly pruned: number;
-  /** True when every schedule in the bound was explored. */
+  /** True when every schedule in the bound was explored (up to equivalence). */
   readonly exhausted: boolean;
 }
+
+/** How a run ended, for the caller. */
+export type RunEnding = 'complete' | 'bounded' | 'asleep';
 
 interface Option {
   readonly release: Release;
@@ -27,19 +66,26 @@ interface Option {
   readonly key: string;
 }
 
+/** An option explored somewhere, with what it recorded there: a sleep set's entry. */
+interface Explored extends Option, Released {}
+
 interface Node {
   readonly options: readonly Option[];
   /** Options not to try here: explored in an equivalent order elsewhere. */
-  readonly sleep: ReadonlyMap<string, Option>;
-  /** Options already explored from this node. */
-  readonly done: Option[];
+  readonly sleep: ReadonlyMap<string, Explored>;
+  /** Options already explored from this node, with what each recorded. */
+  readonly done: Map<string, Explored>;
+  /** The turns whose options are to be explored here: all, or with source sets those a race asked for. */
+  readonly backtrack: Set<string>;
   chosen: number;
 }
 
 const keyOf = (r: Release) => (r.crash ? `${r.gate}!` : `${r.gate}=${r.choice}`);
 
+/** Every option at a point, each with its gate as it is now (whether it may crash changes once a turn has died). */
 function expand(pending: readonly PendingGate[]): Option[] {
-  return pending.flatMap((gate) => {
+  return pending.flatMap(({ id, turn, label, access, choices, overtakes, crashable, reachedAfter }) => {
+    const gate: PendingGate = { id, turn, label, access, choices, overtakes, crashable, reachedAfter };
     const releases: Release[] = Array.from({ length: gate.choices }, (_, choice) => ({ gate: gate.id, choice }));
     if (gate.crashable) releases.push({ gate: gate.id, choice: 0, crash: true });
     return releases.map((release) => ({ release, gate, key: keyOf(release) }));
@@ -48,31 +94,54 @@ function expand(pending: readonly PendingGate[]): Option[] {
 
 /**
  * Runs `runOne` once per schedule, with a fresh selector each time, until the space is explored. `runOne` must build
- * a fresh world for each run; `onRun` sees every run, complete or pruned.
+ * a fresh world for each run; `onRun` sees every run, however it ended.
  */
 export async function exploreExhaustive(
   runOne: (selector: Selector) => Promise<ScheduleRun>,
-  onRun: (run: ScheduleRun) => void | Promise<void>,
+  onRun: (run: ScheduleRun, ending: RunEnding) => void | Promise<void>,
   options: ExhaustiveOptions = {},
 ): Promise<ExhaustiveStats> {
-  const reduce = options.reduce ?? true;
+  const { commute, sourceSets: asked } = reductions(options.reduce);
+  const limit = options.limit ?? (() => Number.POSITIVE_INFINITY);
   const maxSchedules = options.maxSchedules ?? Number.POSITIVE_INFINITY;
   const stack: Node[] = [];
   let schedules = 0;
+  let bounded = 0;
   let pruned = 0;
+  /** The first step of the current run that no earlier run took: races are looked for from there. */
+  let firstNew = 0;
 
-  const sleepForChild = (parent: Node): Map<string, Option> => {
-    const sleep = new Map<string, Option>();
-    if (!reduce) return sleep;
-    const taken = parent.options[parent.chosen]!;
-    for (const option of [...parent.sleep.values(), ...parent.done]) {
-      if (independent(option.gate, taken.gate)) sleep.set(option.key, option);
+  /** What the option taken at `parent` recorded, once known: it goes into the sleep sets of its later siblings. */
+  const taken = (parent: Node, produced: readonly HistoryEvent[]): Explored => ({ ...parent.options[parent.chosen]!, produced });
+
+  /** The sleep set below `parent`: what slept or was explored there, and commutes with the option taken. */
+  const sleepForChild = (parent: Node, took: Explored): Map<string, Explored> => {
+    const sleep = new Map<string, Explored>();
+    if (!commute) return sleep;
+    for (const option of [...parent.sleep.values(), ...parent.done.values()]) {
+      if (!dependent(option, took, commute)) sleep.set(option.key, option);
     }
     return sleep;
   };
 
+  /** Whether a turn has two releasable gates at once (`overtakes`): source sets then start every turn there. */
+  const crowded = (opts: readonly Option[]) => {
+    const gateOf = new Map<string, string>();
+    for (const { gate } of opts) {
+      if ((gateOf.get(gate.turn) ?? gate.id) !== gate.id) return true;
+      gateOf.set(gate.turn, gate.id);
+    }
+    return false;
+  };
+
+  let ending: RunEnding = 'complete';
+  /** The option taken at the deepest node so far in this run, with what it recorded. */
+  let lastTaken: Explored | undefined;
   const selector = (): Selector => ({
-    next(pending, depth) {
+    next(pending, depth, produced) {
+      const parent = stack[depth - 1];
+      // What the release just made recorded: the taken option's entry for its siblings' sleep sets.
+      if (parent) lastTaken = taken(parent, produced);
       const existing = stack[depth];
       if (existing) {
         // Re-running a prefix: the same gate must be pending, at the same place in the code, as last time.
@@ -91,33 +160,71 @@ export async function exploreExhaustive(
         }
         return expected.release;
       }
-      const parent = stack[depth - 1];
-      const sleep = parent ? sleepForChild(parent) : new Map<string, Option>();
+      if (depth >= limit()) {
+        ending = 'bounded';
+        return 'stop';
+      }
+      const sleep = parent ? sleepForChild(parent, lastTaken!) : new Map<string, Explored>();
       const opts = expand(pending);
-      const first = opts.findIndex((o) => !sleep.has(o.key));
-      if (first < 0) return 'stop';
-      stack.push({ options: opts, sleep, done: [], chosen: first });
-      return opts[first]!.release;
+      const awake = opts.find((o) => !sleep.has(o.key));
+      if (awake === undefined) {
+        ending = 'asleep';
+        return 'stop';
+      }
+      const backtrack = new Set(asked && !crowded(opts) ? [awake.gate.turn] : opts.map((o) => o.gate.turn));
+      const chosen = opts.indexOf(awake);
+      stack.push({ options: opts, sleep, done: new Map(), backtrack, chosen });
+      return awake.release;
     },
   });
 
+  /** Source sets: for every race that ends at a new step, make sure the turns that reverse it start at its point. */
+  const reverseRaces = (run: ScheduleRun) => {
+    const hb = new HappensBefore(run.steps, commute);
+    for (let j = firstNew; j < run.steps.length; j++) {
+      for (const i of hb.racesOf(j)) {
+        const node = stack[i]!;
+        const initials = hb.initials(i, j);
+        if (initials.some((turn) => node.backtrack.has(turn))) continue;
+        const here = initials.filter((turn) => node.options.some((o) => o.gate.turn === turn));
+        // A turn that cannot start there (never expected): start every turn, which is always sound.
+        const turn = run.steps[j]!.gate.turn;
+        const add = here.length === 0 ? node.options.map((o) => o.gate.turn) : [here.includes(turn) ? turn : here[0]!];
+        for (const turn of add) node.backtrack.add(turn);
+      }
+    }
+  };
+
   for (;;) {
-    if (schedules + pruned >= maxSchedules) return { schedules, pruned, exhausted: false };
+    if (schedules + bounded + pruned >= maxSchedules) return { schedules, bounded, pruned, exhausted: false };
+    ending = 'complete';
     const run = await runOne(selector());
-    if (run.status === 'stopped') pruned++;
-    else schedules++;
-    await onRun(run);
-    // Backtrack: the deepest node with an option neither explored nor asleep.
+    if (ending === 'complete') schedules++;
+    else if (ending === 'bounded') bounded++;
+    else pruned++;
+    if (asked) reverseRaces(run);
+    await onRun(run, ending);
+    if (options.until?.()) return { schedules, bounded, pruned, exhausted: false };
+    // Backtrack: the deepest node with an option neither explored nor asleep, of a turn to explore there.
     while (stack.length > 0) {
-      const node = stack[stack.length - 1]!;
-      node.done.push(node.options[node.chosen]!);
-      const next = node.options.findIndex((o, i) => i > node.chosen && !node.sleep.has(o.key));
+      const depth = stack.length - 1;
+      const node = stack[depth]!;
+      if (depth >= limit()) {
+        stack.pop();
+        continue;
+      }
+      const step = run.steps[depth];
+      node.done.set(node.options[node.chosen]!.key, taken(node, step?.produced ?? []));
+      const next = node.options.findIndex(
+        (o) => !node.done.has(o.key) && !node.sleep.has(o.key) && node.backtrack.has(o.gate.turn),
+      );
       if (next >= 0) {
         node.chosen = next;
+        firstNew = depth;
         break;
       }
       stack.pop();
     }
-    if (stack.length === 0) return { schedules, pruned, exhausted: true };
+    if (stack.length === 0) return { schedules, bounded, pruned, exhausted: true };
   }
 }

@@ -1,9 +1,22 @@
 // A gate is an await point in the subject's code that the scheduler holds until it chooses to release it.
 // Between gates the subject's code runs untouched.
+import type { HistoryEvent } from '../history/events.js';
 
-/** What the code after a gate touches, up to the turn's next gate. Used only to decide which releases commute. */
+/**
+ * What the code after a gate touches, up to the turn's next gate. Used only to decide which releases commute
+ * (`independent`).
+ *
+ * The key names the shared thing, and its part before the first `:` says what kind of thing it is, which is what
+ * decides what commutes with what:
+ * - `record`: the durable record of approvals (`record:a1`, `record:checkpoints`, `record:chat-1`): a checkpoint
+ *   store, a transcript, an approval row. Its reads and writes are reported as `record-read` and `record-write`.
+ * - `world`: the tool backend. A write there is an `effect`.
+ * - `fingerprint`: the world's fingerprint, which a proposal records; only a scenario changes it, between turns.
+ * - `proposal`: the model's proposals (`proposed`), and the counter that names them.
+ * - `card` and `tell`: the client's connections, as confirmation cards (`delivery`) and disclosures (`disclosure`).
+ * - any other kind (`lock:a1`): its writes commute with nothing but reads of other kinds.
+ */
 export interface Access {
-  /** A name for the shared thing: `record:a1`, `lock:a1`, `world:acct-1`. */
   readonly key: string;
   readonly mode: 'read' | 'write';
 }
@@ -11,9 +24,10 @@ export interface Access {
 export interface GateOptions {
   /**
    * What the code released by this gate touches before the turn's next gate. Leave it out when unsure: a gate
-   * without accesses is treated as dependent on every other, which is always sound, only slower. A gate whose
-   * accesses are all reads promises that, until the turn's next gate, its code changes nothing shared and records
-   * nothing but reads.
+   * without accesses is treated as dependent on every other, which is always sound, only slower. The declaration is
+   * a promise about everything that code does: a gate whose accesses are all reads changes nothing shared and records
+   * nothing but reads; a `card` or `tell` gate changes nothing but the client's connection (and records only the
+   * delivery or disclosure); a `world` gate nothing but the backend.
    */
   readonly access?: readonly Access[];
   /**
@@ -43,6 +57,11 @@ export interface PendingGate {
   readonly overtakes: boolean;
   /** The process may die here, instead of releasing the gate (once per run, for a turn spawned crashable). */
   readonly crashable: boolean;
+  /**
+   * How many releases had been made when the turn reached this gate. The gate appeared in the quiet after that
+   * release, so that release (or, at 0, the start) is what let the turn get here: it happens before this one.
+   */
+  readonly reachedAfter: number;
 }
 
 /** One release: which gate, and for an adversary decision, which alternative; or the process dying at the gate. */
@@ -52,13 +71,10 @@ export interface Release {
   readonly crash?: true;
 }
 
-/**
- * Two releases commute when they are by different turns and both only read. Writes never commute, even to different
- * keys: the properties order events across keys (an effect against the record's spend, a disclosure against the
- * effect), so swapping two writes can change a verdict even when it leaves the state the same. Reads by different
- * turns can be swapped freely: no property orders one turn's reads against another's.
- */
-export function independent(a: PendingGate, b: PendingGate): boolean {
-  if (a.turn === b.turn || a.access === undefined || b.access === undefined) return false;
-  return [...a.access, ...b.access].every((x) => x.mode === 'read');
+/** One release of a run: the gate released (or died at), as it was then, how, and what it led to. */
+export interface Released {
+  readonly gate: PendingGate;
+  readonly release: Release;
+  /** The events recorded after this release and before the next one: what the released code did. */
+  readonly produced: readonly HistoryEvent[];
 }

@@ -32,3 +32,99 @@ export async function countSchedules(program: Program, reduce: boolean) {
   return { ...stats, orders };
 }
 
+
+/** One step of a random program's turn: a gate of some kind, and what the code after it does. */
+export type RandomStep =
+  | { readonly kind: 'read'; readonly approval: string }
+  | { readonly kind: 'write'; readonly approval: string }
+  | { readonly kind: 'effect'; readonly approval: string }
+  | { readonly kind: 'propose'; readonly approval: string; readonly choices: number }
+  | { readonly kind: 'card' | 'tell'; readonly approval: string }
+  | { readonly kind: 'locked'; readonly approval: string }
+  | { readonly kind: 'opaque' };
+
+export interface RandomShape {
+  /** The first turn may die at any of its gates. */
+  readonly crashable?: boolean;
+  /** The last turn starts only once the first has finished (or died), as `replay` and `crash-restart` do. */
+  readonly sequel?: boolean;
+}
+
+/**
+ * A program of turns that share a small record and a world, each gate declaring what the code after it does, as an
+ * adapter would. A read that finds the approval written skips the turn's next step, so the order of releases changes
+ * what the turns go on to do, not just the order of what they record.
+ */
+export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], shape: RandomShape = {}): Program {
+  return async (ctl) => {
+    const record = new Map<string, string>();
+    let effects = 0;
+    let proposals = 0;
+    // A lock a turn waits for outside any gate, woken by the holder's unlock, as the reference runtime's is.
+    let held = false;
+    const waiting: (() => void)[] = [];
+    const acquire = () => (held ? new Promise<void>((resolve) => waiting.push(resolve)) : ((held = true), Promise.resolve()));
+    const unlock = () => {
+      const next = waiting.shift();
+      if (next) next();
+      else held = false;
+    };
+    const spawnTurn = (steps: readonly RandomStep[], t: number) => {
+      const turn = `t${t + 1}`;
+      ctl.spawn(turn, async () => {
+        for (let i = 0; i < steps.length; i++) {
+          const step = steps[i]!;
+          if (step.kind === 'opaque') {
+            await ctl.gate(turn, 'opaque');
+            ctl.history.emit({ kind: 'crash', actor: turn });
+          } else if (step.kind === 'read') {
+            await ctl.gate(turn, `read(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'read' }] });
+            const state = record.has(step.approval) ? 'spent' : 'unspent';
+            ctl.history.emit({ kind: 'record-read', actor: turn, approvalId: step.approval, version: record.size, state });
+            if (state === 'spent') i++;
+          } else if (step.kind === 'write') {
+            await ctl.gate(turn, `write(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'write' }] });
+            const from = record.has(step.approval) ? 'spent' : 'unspent';
+            record.set(step.approval, turn);
+            ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: record.size, from, state: 'spent' });
+          } else if (step.kind === 'effect') {
+            await ctl.gate(turn, 'tool.call', { access: [{ key: 'world', mode: 'write' }] });
+            effects++;
+            const action = { operation: 'transfer', targets: [String(effects)], params: {} };
+            ctl.history.emit({
+              kind: 'effect', actor: turn, approvalId: step.approval, dispatch: `${turn}/${i}`, action, world: 'w1', applied: true, requiresApproval: true,
+            });
+          } else if (step.kind === 'propose') {
+            const access: Access[] = [{ key: 'fingerprint', mode: 'read' }, { key: 'proposal', mode: 'write' }];
+            const choice = await ctl.gate(turn, 'model.propose', { access, choices: step.choices });
+            proposals++;
+            const action = { operation: 'transfer', targets: [`${choice}/${proposals}`], params: {} };
+            ctl.history.emit({ kind: 'proposed', actor: turn, approvalId: step.approval, action, world: 'w1' });
+          } else if (step.kind === 'card') {
+            await ctl.gate(turn, 'client.card', { access: [{ key: 'card', mode: 'write' }] });
+            ctl.history.emit({ kind: 'delivery', actor: turn, approvalId: step.approval, connection: 'c1', live: true, action: { operation: 'x', targets: [], params: {} } });
+          } else if (step.kind === 'locked') {
+            const lock: Access[] = [{ key: 'lock:m', mode: 'write' }];
+            await ctl.gate(turn, 'lock', { access: lock });
+            await acquire();
+            await ctl.gate(turn, `write(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'write' }] });
+            const from = record.has(step.approval) ? 'spent' : 'unspent';
+            record.set(step.approval, turn);
+            ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: record.size, from, state: 'spent' });
+            await ctl.gate(turn, 'unlock', { access: lock });
+            unlock();
+          } else {
+            await ctl.gate(turn, 'client.tell', { access: [{ key: 'tell', mode: 'write' }] });
+            ctl.history.emit({ kind: 'disclosure', actor: turn, approvalId: step.approval, says: 'happened' });
+          }
+        }
+      }, { crashable: shape.crashable === true && t === 0 });
+    };
+    const last = turnSteps.length - 1;
+    turnSteps.forEach((steps, t) => (shape.sequel && t === last ? undefined : spawnTurn(steps, t)));
+    if (shape.sequel) {
+      await ctl.join('t1');
+      spawnTurn(turnSteps[last]!, last);
+    }
+  };
+}

@@ -1,8 +1,9 @@
 // One schedule: run a program (a scenario driving an adapter) with every gate held, and let a selector choose, one
 // release at a time, which held gate goes next. Every live turn runs until it is blocked at a gate or finished; only
 // then is a choice made. The three modes (exhaustive, sampled, replay) differ only in their selector.
+import type { HistoryEvent } from '../history/events.js';
 import { Recorder } from '../history/recorder.js';
-import type { GateFn, GateOptions, PendingGate, Release } from './gate.js';
+import type { GateFn, GateOptions, PendingGate, Release, Released } from './gate.js';
 import { trackNativeWork } from './inflight.js';
 import { settle } from './settle.js';
 
@@ -35,9 +36,12 @@ export type TurnOutcome =
   | { readonly turn: string; readonly status: 'returned' | 'crashed' }
   | { readonly turn: string; readonly status: 'threw'; readonly message: string };
 
-/** Chooses the next release among the releasable gates (in the order they were reached), or stops the run. */
+/**
+ * Chooses the next release among the releasable gates (in the order they were reached), or stops the run. `produced`
+ * is what the previous release recorded.
+ */
 export interface Selector {
-  next(pending: readonly PendingGate[], step: number): Release | 'stop';
+  next(pending: readonly PendingGate[], step: number, produced: readonly HistoryEvent[]): Release | 'stop';
 }
 
 export type Program = (ctl: Controller) => Promise<void>;
@@ -46,6 +50,10 @@ export interface ScheduleRun {
   readonly history: Recorder;
   /** The releases that were choices, in order: the schedule. */
   readonly schedule: readonly Release[];
+  /** The gate each release of the schedule released (or died at), as it was then. */
+  readonly steps: readonly Released[];
+  /** The turns the scenario spawned (not the scenario's own decisions, such as `holder`). */
+  readonly turns: readonly string[];
   /**
    * `complete`: everything finished. `stopped`: the selector stopped it. `timeout`: a turn neither reached a gate nor
    * finished, or the run went past its release budget (`reason` says which).
@@ -100,6 +108,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   const maxReleases = limits.maxReleases ?? 1000;
   const held: Held[] = [];
   const schedule: Release[] = [];
+  const steps: Released[] = [];
   const seqByTurn = new Map<string, number>();
   const lastGate = new Map<string, string>();
   const outcomes = new Map<string, TurnOutcome>();
@@ -147,6 +156,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
           return !crashed && crashable.has(turn);
         },
         order: created++,
+        reachedAfter: schedule.length,
         release: (choice) => {
           lastGate.set(turn, label);
           resolve(choice);
@@ -204,18 +214,31 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     },
   );
 
+  // Where the events of the latest release begin; what it produced is filled in when the next choice is made.
+  let stepStart = 0;
+  const producedSince = () => {
+    const produced = history.events.slice(stepStart);
+    const last = steps[steps.length - 1];
+    if (last) steps[steps.length - 1] = { ...last, produced };
+    return produced;
+  };
   const signature = () => `${created}/${releases}/${settled.size}/${outcomes.size}/${history.events.length}/${programDone}`;
   const finishTurns = () => {
     for (const [turn, outcome] of settled) finishIfDone(turn, outcome);
   };
 
-  const result = (status: ScheduleRun['status'], reason?: string): Omit<ScheduleRun, 'unhandled'> => ({
-    history,
-    schedule,
-    status,
-    ...(reason === undefined ? {} : { reason }),
-    turnErrors: [...outcomes.values()].filter((o) => o.status === 'threw'),
-  });
+  const result = (status: ScheduleRun['status'], reason?: string): Omit<ScheduleRun, 'unhandled'> => {
+    producedSince();
+    return {
+      history,
+      schedule,
+      status,
+      ...(reason === undefined ? {} : { reason }),
+      steps,
+      turns: [...started],
+      turnErrors: [...outcomes.values()].filter((o) => o.status === 'threw'),
+    };
+  };
 
   for (;;) {
     if (!(await settle(signature, finishTurns, () => externalInFlight > 0))) {
@@ -234,10 +257,12 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
 
     // Within a turn, operations take effect in the order issued, unless one may overtake.
     const releasable = held.filter((g) => g.overtakes || held.find((h) => h.turn === g.turn) === g);
-    const chosen = selector.next(releasable, schedule.length);
+    const chosen = selector.next(releasable, schedule.length, producedSince());
     if (chosen === 'stop') return result('stopped');
-    schedule.push(chosen);
     const target = releasable.find((g) => g.id === chosen.gate);
+    schedule.push(chosen);
+    if (target) steps.push({ gate: pendingView(target), release: chosen, produced: [] });
+    stepStart = history.events.length;
     if (chosen.crash && target?.crashable) {
       // The process dies here: the turn's pending gates never open, and it counts as finished.
       crashed = true;
@@ -258,6 +283,12 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     releases++;
     target.release(chosen.choice);
   }
+}
+
+/** A gate as selectors see it, without the scheduler's own fields, frozen as it was when it was released. */
+function pendingView(g: Held): PendingGate {
+  const { id, turn, label, access, choices, overtakes, crashable, reachedAfter } = g;
+  return { id, turn, label, access, choices, overtakes, crashable, reachedAfter };
 }
 
 /** A selector named a gate that is not pending: the subject did not do what it did last time. */

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryEvent } from '../history/events.js';
+import { independent } from './commute.js';
+import type { Access, Released } from './gate.js';
+
+const TRANSFER = { operation: 'transfer', targets: ['acct-1'], params: {} };
+
+const events: Record<string, (turn: string, approvalId: string) => HistoryEvent> = {
+  'record-write': (actor, approvalId) => ({ kind: 'record-write', actor, approvalId, version: 1, from: 'unspent', state: 'spent' }),
+  effect: (actor, approvalId) => ({
+    kind: 'effect', actor, approvalId, dispatch: `${actor}/${approvalId}`, action: TRANSFER, world: 'w1', applied: true, requiresApproval: true,
+  }),
+  proposed: (actor, approvalId) => ({ kind: 'proposed', actor, approvalId, action: TRANSFER, world: 'w1' }),
+  disclosure: (actor, approvalId) => ({ kind: 'disclosure', actor, approvalId, says: 'happened' }),
+};
+
+/** A release of `turn` at a gate with `access`, that recorded events of `kind` about `approvals`. */
+function release(turn: string, access: Access[] | undefined, recorded: [string, string][] = [], crash = false): Released {
+  return {
+    gate: { id: `${turn}:1`, turn, label: 'x', access, choices: 1, overtakes: false, crashable: crash, reachedAfter: 0 },
+    release: { gate: `${turn}:1`, choice: 0, ...(crash ? { crash: true as const } : {}) },
+    produced: recorded.map(([kind, approvalId]) => events[kind]!(turn, approvalId)),
+  };
+}
+
+const read = (key: string): Access[] => [{ key, mode: 'read' }];
+const write = (key: string): Access[] => [{ key, mode: 'write' }];
+const model: Access[] = [{ key: 'fingerprint', mode: 'read' }, { key: 'proposal', mode: 'write' }];
+
+describe('independent', () => {
+  it('never lets a turn commute with itself, a crash with anything, or a gate that declared nothing', () => {
+    expect(independent(release('t1', read('record:a1')), release('t1', read('record:a1')))).toBe(false);
+    expect(independent(release('t1', read('record:a1'), [], true), release('t2', read('record:a1')))).toBe(false);
+    expect(independent(release('t1', undefined), release('t2', write('card')))).toBe(false);
+  });
+
+  it('lets reads commute, and a read with a write of another kind, but not with a write of its own', () => {
+    expect(independent(release('t1', read('record:a1')), release('t2', read('record:a1')))).toBe(true);
+    expect(independent(release('t1', read('record:a1')), release('t2', write('world'), [['effect', 'a1']]))).toBe(true);
+    expect(independent(release('t1', read('record:a1')), release('t2', write('record:a1')))).toBe(false);
+    expect(independent(release('t1', read('lock:a1')), release('t2', write('lock:a1')))).toBe(false);
+  });
+
+  it('keeps every pair of record writes, and every pair of effects, in order', () => {
+    expect(independent(release('t1', write('record:a1')), release('t2', write('record:a2')))).toBe(false);
+    expect(independent(release('t1', write('world'), [['effect', 'a1']]), release('t2', write('world'), [['effect', 'a2']]))).toBe(false);
+  });
+
+  it('lets cards and disclosures commute with the record, and cards with effects', () => {
+    expect(independent(release('t1', write('card')), release('t2', write('record:a1'), [['record-write', 'a1']]))).toBe(true);
+    expect(independent(release('t1', write('card')), release('t2', write('world'), [['effect', 'a1']]))).toBe(true);
+    expect(independent(release('t1', write('tell')), release('t2', write('record:a1'), [['record-write', 'a1']]))).toBe(true);
+    expect(independent(release('t1', write('tell')), release('t2', write('tell')))).toBe(true);
+    // Two cards to a dead connection: which is reported first would swap.
+    expect(independent(release('t1', write('card')), release('t2', write('card')))).toBe(false);
+  });
+
+  it("lets an effect commute with a record write, a proposal or a disclosure only when it recorded nothing about the effect's approval", () => {
+    const effect = release('t1', write('world'), [['effect', 'a1']]);
+    expect(independent(effect, release('t2', write('record:checkpoints')))).toBe(true);
+    expect(independent(effect, release('t2', write('record:checkpoints'), [['record-write', 'a2']]))).toBe(true);
+    expect(independent(effect, release('t2', write('record:checkpoints'), [['record-write', 'a1']]))).toBe(false);
+    expect(independent(effect, release('t2', model, [['proposed', 'a2']]))).toBe(true);
+    expect(independent(effect, release('t2', model, [['proposed', 'a1']]))).toBe(false);
+    expect(independent(effect, release('t2', write('tell'), [['disclosure', 'a2']]))).toBe(true);
+    expect(independent(effect, release('t2', write('tell'), [['disclosure', 'a1']]))).toBe(false);
+  });
+
+  it('keeps proposals in order among themselves, and lets them commute with the record', () => {
+    expect(independent(release('t1', model, [['proposed', 'a1']]), release('t2', model, [['proposed', 'a2']]))).toBe(false);
+    expect(independent(release('t1', model, [['proposed', 'a2']]), release('t2', write('record:a1'), [['record-write', 'a1']]))).toBe(true);
+  });
+});

@@ -1,0 +1,83 @@
+// Which releases commute: two releases of different turns that, run in either order, leave the same state and give
+// every property the same result (with the same witness, for a property judged at an event). The explorer runs one
+// order of such releases; everything else it runs in every order.
+//
+// Each gate declares what the code after it touches until its turn's next gate (`Access`), and each release carries
+// the events it recorded. Two things make two releases commute:
+// 1. They touch disjoint state, or both only read. The kinds of state are disjoint by construction: the record store,
+//    the tool backend, the client's connections, the world's fingerprint and the proposals share nothing.
+// 2. No property looks at the order of the events they record. The properties compare:
+//    - effects with each other (at-most-once, exactly-once-delivery);
+//    - an approval's effects with its record writes (no-resurrection: was it spent when the effect ran; fresh-view:
+//      which spend came first), its proposals (binding: the action and world proposed) and its disclosures
+//      (disclosure: was the user told "not happened" after the effect);
+//    - record writes with each other (the record's state is its last write) and with reads (fresh-view: the version
+//      a turn read against the spends), a turn's reads with its own later effects (fresh-view);
+//    - deliveries with the user's approvals, which the scenario records after its turns (shown-is-recorded); whether
+//      a delivery is live depends on the connections, which a scenario changes only before its turns start;
+//    - disclosures with effects only, and only at the end of the history (disclosure is judged at the end);
+//    - proposals with effects, and with each other (the last proposal of an approval counts; proposals are named in
+//      turn by the world).
+import type { HistoryEvent } from '../history/events.js';
+import type { Access, Released } from './gate.js';
+
+/** The kind of a key: its part before the first `:` (`record:a1` is a `record`). */
+const kindOf = (key: string) => key.split(':', 1)[0]!;
+
+const pair = (a: string, b: string) => [a, b].sort().join('|');
+
+/**
+ * Kinds whose accesses commute even when they write, by different turns. A delivery (`card`) is compared with
+ * nothing a release records; a disclosure (`tell`) with effects only; a proposal with effects and proposals only.
+ * Not `card` with `card`: two cards to a dead connection would swap which one is reported first.
+ */
+const ALWAYS = new Set([
+  pair('card', 'record'),
+  pair('card', 'world'),
+  pair('card', 'tell'),
+  pair('card', 'proposal'),
+  pair('record', 'tell'),
+  pair('tell', 'tell'),
+  pair('proposal', 'record'),
+  pair('proposal', 'tell'),
+]);
+
+/**
+ * Kinds that commute with an effect unless they recorded something about the effect's own approval: the properties
+ * compare an effect only with the record writes, proposals and disclosures of its approval, and an effect changes
+ * nothing these releases read (the backend is theirs alone), so what each records is the same in either order.
+ */
+const UNLESS_SAME_APPROVAL: Readonly<Record<string, HistoryEvent['kind']>> = {
+  record: 'record-write',
+  proposal: 'proposed',
+  tell: 'disclosure',
+};
+
+const approvalsOf = (events: readonly HistoryEvent[], kind: HistoryEvent['kind']) =>
+  new Set(events.flatMap((e) => (e.kind === kind && 'approvalId' in e ? [e.approvalId] : [])));
+
+/** Whether access `x` of release `a` and access `y` of release `b` (another turn's) commute. */
+function commute(x: Access, a: Released, y: Access, b: Released): boolean {
+  const [kx, ky] = [kindOf(x.key), kindOf(y.key)];
+  if (x.mode === 'read' && y.mode === 'read') return true;
+  // Different things, one only read: disjoint state, and a read records nothing but record reads, which the
+  // properties compare with record writes and with the reader's own effects.
+  if (kx !== ky && (x.mode === 'read' || y.mode === 'read')) return true;
+  if (ALWAYS.has(pair(kx, ky))) return true;
+  // An effect, and a record write, proposal or disclosure that recorded nothing about the effect's approval.
+  const [effect, other, otherKind] = kx === 'world' ? [a, b, ky] : [b, a, kx];
+  const kind = UNLESS_SAME_APPROVAL[otherKind];
+  if ((kx !== 'world' && ky !== 'world') || kind === undefined) return false;
+  const recorded = approvalsOf(other.produced, kind);
+  return ![...approvalsOf(effect.produced, 'effect')].some((id) => recorded.has(id));
+}
+
+/**
+ * Two releases commute when they are by different turns, neither is a crash, and every access of one commutes with
+ * every access of the other. A gate that declares no access commutes with nothing.
+ */
+export function independent(a: Released, b: Released): boolean {
+  if (a.gate.turn === b.gate.turn || a.release.crash || b.release.crash) return false;
+  if (a.gate.access === undefined || b.gate.access === undefined) return false;
+  return a.gate.access.every((x) => b.gate.access!.every((y) => commute(x, a, y, b)));
+}

@@ -1,0 +1,110 @@
+// Happens-before over one run's releases: which release must come before which in every schedule equivalent to this
+// one. Two releases are ordered when they do not commute (`independent` says no: same turn, a crash, or accesses the
+// properties can tell apart), and a release is ordered after the release that let its turn reach the gate (the one
+// after which the gate appeared). Everything else may be swapped without changing the state or any verdict.
+// Source-set DPOR and the length of a counterexample both read this relation.
+import { independent } from './commute.js';
+import type { Released } from './gate.js';
+
+/** Whether two releases of a run must stay in their order: they do not commute, or commuting is not used. */
+export function dependent(a: Released, b: Released, commute: boolean): boolean {
+  return !commute || !independent(a, b);
+}
+
+/** A set of step indices as bits. */
+class Bits {
+  readonly words: Uint32Array;
+  constructor(size: number) {
+    this.words = new Uint32Array(Math.ceil(size / 32) || 1);
+  }
+  has(i: number): boolean {
+    return (this.words[i >>> 5]! & (1 << (i & 31))) !== 0;
+  }
+  add(i: number): void {
+    this.words[i >>> 5]! |= 1 << (i & 31);
+  }
+  addAll(other: Bits): void {
+    for (let w = 0; w < this.words.length; w++) this.words[w]! |= other.words[w]!;
+  }
+}
+
+export class HappensBefore {
+  readonly #steps: readonly Released[];
+  readonly #commute: boolean;
+  /** For each step, the steps that happen before it. */
+  readonly #before: Bits[] = [];
+
+  constructor(steps: readonly Released[], commute: boolean) {
+    this.#steps = steps;
+    this.#commute = commute;
+    for (let j = 0; j < steps.length; j++) {
+      const before = new Bits(steps.length);
+      for (let i = 0; i < j; i++) {
+        if (this.direct(i, j)) {
+          before.add(i);
+          before.addAll(this.#before[i]!);
+        }
+      }
+      this.#before.push(before);
+    }
+  }
+
+  /** The step after which step j's gate appeared, or -1 if it was there from the start. */
+  #reachedAfter(j: number): number {
+    return this.#steps[j]!.gate.reachedAfter - 1;
+  }
+
+  /** i is ordered before j by an edge of its own: they do not commute, or i let j's turn reach its gate. */
+  direct(i: number, j: number): boolean {
+    return dependent(this.#steps[i]!, this.#steps[j]!, this.#commute) || this.#reachedAfter(j) === i;
+  }
+
+  /** i happens before j. */
+  ordered(i: number, j: number): boolean {
+    return i < j && this.#before[j]!.has(i);
+  }
+
+  /** The steps that must happen for all of `steps` to happen: their happens-before closure, in run order. */
+  closure(steps: Iterable<number>): number[] {
+    const all = new Bits(this.#steps.length);
+    for (const j of steps) {
+      all.add(j);
+      all.addAll(this.#before[j]!);
+    }
+    return this.#steps.map((_, i) => i).filter((i) => all.has(i));
+  }
+
+  /**
+   * The races of step j: earlier steps i of another turn that do not commute with j and come right before it in
+   * happens-before (nothing ordered in between), where j could have gone first (i did not let j's turn reach it).
+   */
+  racesOf(j: number): number[] {
+    const races: number[] = [];
+    for (let i = j - 1; i >= 0; i--) {
+      const [a, b] = [this.#steps[i]!, this.#steps[j]!];
+      if (a.gate.turn === b.gate.turn || !dependent(a, b, this.#commute) || this.#reachedAfter(j) === i) continue;
+      let between = false;
+      for (let k = i + 1; k < j && !between; k++) between = this.ordered(i, k) && this.ordered(k, j);
+      if (!between) races.push(i);
+    }
+    return races;
+  }
+
+  /**
+   * The turns that could go first instead of step i so that j is reached before i: the first steps, among those after
+   * i that do not happen after it followed by j, that nothing among them happens before (source-set DPOR's
+   * "initials" of notdep(i).j).
+   */
+  initials(i: number, j: number): string[] {
+    const v: number[] = [];
+    for (let k = i + 1; k < j; k++) if (!this.ordered(i, k)) v.push(k);
+    v.push(j);
+    const turns: string[] = [];
+    for (const [n, k] of v.entries()) {
+      if (v.slice(0, n).some((earlier) => this.ordered(earlier, k))) continue;
+      const turn = this.#steps[k]!.gate.turn;
+      if (!turns.includes(turn)) turns.push(turn);
+    }
+    return turns;
+  }
+}
