@@ -1,8 +1,12 @@
-// One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, its SqliteSaver on a file, or its
-// PostgresSaver on a schema of its own), driven the way the docs say an app drives it: invoke to the interrupt, show
-// the card, resume with a Command.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// One world: a fresh graph over a fresh checkpointer (the framework's MemorySaver, its SqliteSaver on a database of
+// its own, or its PostgresSaver on a schema of its own), driven the way the docs say an app drives it: invoke to the
+// interrupt, show the card, resume with a Command.
+//
+// The SQLite database is held in memory: the same engine running the saver's own SQL on its one connection, without
+// a file's fsync and close on every schedule (which cost more than the rest of the run). What a file adds is
+// durability across a crash, and a restart keeps exactly that: it reopens the database from its serialized bytes,
+// which hold every committed transaction and nothing else (the saver's transactions are synchronous, so none is open
+// at a gate).
 import Database from 'better-sqlite3';
 import type { Action, ProposalRequest, World, WorldEnv } from '@approval-conformance/core';
 import { STRICT_RESUME_KEY } from './features.js';
@@ -43,12 +47,12 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     },
     book: () => book,
   });
-  const file = join(env.scratchDir, 'checkpoints.sqlite');
   // PostgreSQL: a schema of the world's own (the same across a restart), dropped at close.
   const schema = newSchemaName();
   let opened = false;
   let url: string | undefined;
-  const open = async () => {
+  /** Opens the store: for SQLite, a database in memory, empty or from the bytes of one (a restart, a snapshot). */
+  const open = async (bytes?: Buffer) => {
     if (env.store === 'postgres') {
       const given = postgresUrl();
       if (!given) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
@@ -67,7 +71,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         throw error;
       }
     }
-    const db = env.store === 'sqlite' ? new Database(file) : undefined;
+    const db = env.store === 'sqlite' ? new Database(bytes ?? ':memory:') : undefined;
     return { db, pool: undefined, saver: db ? new Saver(db) : new Saver() };
   };
   let { db, pool, saver } = await open();
@@ -187,8 +191,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         await env.external(loadSchema(pool, schema, s.store as SchemaRows));
       } else if (db) {
         db.close();
-        writeFileSync(file, s.store as Uint8Array);
-        ({ db, pool, saver } = await open());
+        ({ db, pool, saver } = await open(Buffer.from(s.store as Uint8Array)));
       } else {
         Object.assign(saver, s.store);
       }
@@ -197,11 +200,12 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     },
 
     async restart() {
-      // A new process: a fresh graph over a fresh saver; MemorySaver starts empty, SqliteSaver reopens the file,
-      // PostgresSaver connects again to the same schema.
+      // A new process: a fresh graph over a fresh saver; MemorySaver starts empty, SqliteSaver reopens what was
+      // committed, PostgresSaver connects again to the same schema.
+      const committed = db?.serialize();
       db?.close();
       await env.external(pool?.end() ?? Promise.resolve());
-      ({ db, pool, saver } = await open());
+      ({ db, pool, saver } = await open(committed));
       graph = undefined;
       graph = build();
     },
