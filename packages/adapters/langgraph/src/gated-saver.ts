@@ -25,6 +25,8 @@ type SaverClass = new (...args: any[]) => any;
 export interface SaverBook {
   /** `cp3` for the third checkpoint id seen in the world. */
   readonly names: Map<string, string>;
+  /** `task2` for the second task id seen in the world. */
+  readonly tasks: Map<string, string>;
   /** The record's version: how many writes have landed in this world. */
   version: number;
   /** Approvals ever seen pending. */
@@ -34,7 +36,7 @@ export interface SaverBook {
 }
 
 export function newSaverBook(): SaverBook {
-  return { names: new Map(), version: 0, seen: new Set(), lastStates: new Map() };
+  return { names: new Map(), tasks: new Map(), version: 0, seen: new Set(), lastStates: new Map() };
 }
 
 export interface SaverTrace {
@@ -46,11 +48,18 @@ export interface SaverTrace {
   /** Approvals the world knows of, so a record write can say which changed. */
   readonly approvals: Set<string>;
   readonly book: () => SaverBook;
+  /** Whether the saver stores each checkpoint and each task's writes under keys of their own (not PostgresSaver). */
+  readonly keyedWrites: boolean;
 }
 
-// One record: the thread's checkpoints. Its writes never commute with each other (each may change the latest).
+// The record is the thread's checkpoints. A read (the latest checkpoint and its writes) may see any of it. A write
+// touches one part: a checkpoint (`put`, keyed by its id), or one task's writes to a checkpoint (`putWrites`, keyed
+// by checkpoint and task: a task's writes to the same checkpoint replace or keep each other, by index). MemorySaver
+// and SqliteSaver store exactly those keys, so writes to different ones leave the same store in either order, and the
+// latest checkpoint is the newest id whichever was put first. PostgresSaver also shares channel values between
+// checkpoints (its blobs table, keyed by channel and version), so there every write is to the whole record.
 const READ: Access[] = [{ key: 'record:checkpoints', mode: 'read' }];
-const WRITE: Access[] = [{ key: 'record:checkpoints', mode: 'write' }];
+const WHOLE: Access[] = [{ key: 'record:checkpoints', mode: 'write' }];
 
 export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass {
   /** `cp3`: the third checkpoint id this world has seen. */
@@ -60,6 +69,13 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
     if (!names.has(id)) names.set(id, `cp${names.size + 1}`);
     return names.get(id)!;
   };
+  /** `task2`: the second task id this world has seen. */
+  const task = (id: string) => {
+    const { tasks } = trace.book();
+    if (!tasks.has(id)) tasks.set(id, `task${tasks.size + 1}`);
+    return tasks.get(id)!;
+  };
+  const write = (part: string): Access[] => (trace.keyedWrites ? [{ key: `record:${part}`, mode: 'write' }] : WHOLE);
 
   const threadOf = (config: Config) => String(config?.configurable?.['thread_id'] ?? '?');
 
@@ -87,8 +103,9 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
 
     async put(config: Config, checkpoint: { id: string }, ...rest: unknown[]) {
       const turn = turnOf(config);
-      const gate = `checkpoint.put(${threadOf(config)}, ${cp(checkpoint.id)})`;
-      await trace.gate(turn, gate, { access: WRITE });
+      const name = cp(checkpoint.id);
+      const gate = `checkpoint.put(${threadOf(config)}, ${name})`;
+      await trace.gate(turn, gate, { access: write(name) });
       const result = await trace.external(super.put(config, checkpoint, ...rest));
       await this.#wrote(turn, gate, config);
       return result;
@@ -99,7 +116,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const channels = writes.map(([channel]) => channel).join('+');
       const where = cp(config?.configurable?.['checkpoint_id']);
       const gate = `checkpoint.putWrites(${threadOf(config)}, ${where}, ${channels})`;
-      await trace.gate(turn, gate, { access: WRITE });
+      await trace.gate(turn, gate, { access: write(`${where}/${task(taskId)}`) });
       const result = await trace.external(super.putWrites(config, writes, taskId));
       await this.#wrote(turn, gate, config);
       return result;

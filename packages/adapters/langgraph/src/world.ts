@@ -46,6 +46,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       return approvals;
     },
     book: () => book,
+    keyedWrites: env.store !== 'postgres',
   });
   // PostgreSQL: a schema of the world's own (the same across a restart), dropped at close.
   const schema = newSchemaName();

@@ -7,6 +7,7 @@ import { checkProperty } from '../properties/index.js';
 import { PROPERTY_INFO, type PropertyId } from '../properties/ids.js';
 import type { PropertyResult } from '../properties/result.js';
 import { exploreExhaustive, reductions, type ExhaustiveStats, type Reductions, type RunEnding } from '../scheduler/exhaustive.js';
+import type { Scope } from '../scheduler/commute.js';
 import type { ScheduleRun, Selector } from '../scheduler/run.js';
 import { ScheduleMismatch } from '../scheduler/run.js';
 import { formatSchedule } from '../scheduler/schedule.js';
@@ -97,6 +98,8 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
   const mode = options.mode ?? 'exhaustive';
   const reduce = reductions(options.reduce);
   const properties = subject.scenario.properties;
+  // What commutes depends on what the properties checked look at.
+  const scope = reduce.commute ? { recordHistory: properties.some((p) => PROPERTY_INFO[p].recordHistory) } : undefined;
   const shortest = new Map<PropertyId, Failure>();
   const shortestAllowed = new Map<PropertyId, Failure>();
   let timeout: string | undefined;
@@ -118,7 +121,7 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
       const result = checkProperty(property, run.history.events);
       if (result.holds) continue;
       const allowedBy = subject.scenario.allowedGap?.(property, run.history.events, result);
-      const failure: Failure = { run, result, cut: cutFor(run, result, reduce.commute), allowedBy };
+      const failure: Failure = { run, result, cut: cutFor(run, result, scope), allowedBy };
       const table = allowedBy === undefined ? shortest : shortestAllowed;
       const best = table.get(property);
       if (!best || length(failure) < length(best)) table.set(property, failure);
@@ -128,7 +131,7 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
   let stats: ExhaustiveStats;
   try {
     if (mode === 'exhaustive') {
-      stats = await exploreAll(subject, options, reduce, consider, () => properties.every((p) => shortest.has(p)), () =>
+      stats = await exploreAll(subject, options, reduce, scope, consider, () => properties.every((p) => shortest.has(p)), () =>
         Math.max(...properties.map((p) => length(shortest.get(p)!))),
       );
     } else {
@@ -136,7 +139,7 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
       const seed = options.seed ?? 1;
       for (let i = 0; i < samples; i++) consider(await runWorld(subject, randomSelector(seed + i)), 'complete');
       for (const [property, failure] of shortest) {
-        shortest.set(property, await shrink(subject, failure, property, reduce.commute));
+        shortest.set(property, await shrink(subject, failure, property, scope));
       }
       stats = { schedules: samples, bounded: 0, pruned: 0, exhausted: false };
     }
@@ -192,28 +195,31 @@ async function exploreAll(
   subject: Subject,
   options: ExploreOptions,
   reduce: Required<Reductions>,
+  scope: Scope | undefined,
   consider: (run: ScheduleRun, ending: RunEnding) => void,
   allFailed: () => boolean,
   longest: () => number,
 ): Promise<ExhaustiveStats> {
   const runOne = (selector: Selector) => runWorld(subject, selector);
   const max = options.maxSchedules ?? Number.POSITIVE_INFINITY;
+  const given = scope === undefined ? {} : { scope };
   if (!reduce.bound || subject.scenario.allowedGap) {
-    return exploreExhaustive(runOne, consider, { reduce, maxSchedules: max });
+    return exploreExhaustive(runOne, consider, { reduce, ...given, maxSchedules: max });
   }
   const limit = () => (allFailed() ? longest() - 1 : Number.POSITIVE_INFINITY);
-  if (!reduce.sourceSets) return exploreExhaustive(runOne, consider, { reduce, maxSchedules: max, limit });
+  if (!reduce.sourceSets) return exploreExhaustive(runOne, consider, { reduce, ...given, maxSchedules: max, limit });
   let shortestRun = Number.POSITIVE_INFINITY;
   const watch = (run: ScheduleRun, ending: RunEnding) => {
     if (ending === 'complete') shortestRun = Math.min(shortestRun, run.schedule.length);
     consider(run, ending);
   };
   const pays = () => allFailed() && longest() - 1 <= 0.75 * shortestRun;
-  const first = await exploreExhaustive(runOne, watch, { reduce, maxSchedules: max, until: pays });
+  const first = await exploreExhaustive(runOne, watch, { reduce, ...given, maxSchedules: max, until: pays });
   const used = first.schedules + first.bounded + first.pruned;
   if (first.exhausted || !pays() || used >= max) return first;
   const then = await exploreExhaustive(runOne, consider, {
     reduce: { ...reduce, sourceSets: false },
+    ...given,
     maxSchedules: max - used,
     limit,
   });
@@ -263,7 +269,7 @@ async function confirm(
 }
 
 /** Sampled mode: drop releases one at a time while the property still fails, to get a shorter schedule. */
-async function shrink(subject: Subject, failure: Failure, property: PropertyId, commute: boolean): Promise<Failure> {
+async function shrink(subject: Subject, failure: Failure, property: PropertyId, scope: Scope | undefined): Promise<Failure> {
   let best = failure;
   let improved = true;
   while (improved) {
@@ -276,7 +282,7 @@ async function shrink(subject: Subject, failure: Failure, property: PropertyId, 
       if (run.status === 'stopped' && PROPERTY_INFO[property].judged === 'at-end') continue;
       const result = checkProperty(property, run.history.events);
       if (result.holds || subject.scenario.allowedGap?.(property, run.history.events, result) !== undefined) continue;
-      const shorter: Failure = { run, result, cut: cutFor(run, result, commute), allowedBy: undefined };
+      const shorter: Failure = { run, result, cut: cutFor(run, result, scope), allowedBy: undefined };
       if (length(shorter) < length(best)) {
         best = shorter;
         improved = true;

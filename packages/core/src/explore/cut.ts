@@ -6,6 +6,7 @@
 import type { PropertyResult } from '../properties/result.js';
 import { PROPERTY_INFO } from '../properties/ids.js';
 import type { Release } from '../scheduler/gate.js';
+import type { Scope } from '../scheduler/commute.js';
 import { HappensBefore } from '../scheduler/happens-before.js';
 import type { ScheduleRun } from '../scheduler/run.js';
 
@@ -33,13 +34,16 @@ function producers(run: ScheduleRun, e: number): number[] {
   return own >= 0 && own !== after - 1 ? [after - 1, own] : [after - 1];
 }
 
-/** What of `run` the counterexample for `result` needs. A property judged at the end needs the whole run. */
-export function cutFor(run: ScheduleRun, result: PropertyResult, commute: boolean): Cut {
+/**
+ * What of `run` the counterexample for `result` needs, where releases commute as `scope` says (undefined: none do).
+ * A property judged at the end needs the whole run.
+ */
+export function cutFor(run: ScheduleRun, result: PropertyResult, scope: Scope | undefined): Cut {
   const all = run.schedule.map((_, i) => i);
   const needed =
     PROPERTY_INFO[result.property].judged === 'at-end' || result.witness.length === 0
       ? all
-      : new HappensBefore(run.steps, commute).closure(result.witness.flatMap((e) => producers(run, e)));
+      : new HappensBefore(run.steps, scope).closure(result.witness.flatMap((e) => producers(run, e)));
   const kept = new Set(needed);
   return {
     steps: needed,

@@ -28,6 +28,13 @@ export interface PropertyInfo {
    * user may still be told).
    */
   readonly judged: 'at-event' | 'at-end';
+  /**
+   * Whether it compares events with each write of the record as it happened (no-resurrection: was the record spent
+   * when the effect ran; fresh-view: which spend came first), rather than with the record's last state alone, or not
+   * at all. The explorer may run writes to different parts of the record in one order only where no property checked
+   * looks at their order.
+   */
+  readonly recordHistory: boolean;
 }
 
 export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
@@ -37,6 +44,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'lost update / double spend',
     checklist: 'the spend is a compare-and-set, or restores are serialised',
     judged: 'at-event',
+    recordHistory: false,
   },
   'no-resurrection': {
     id: 'no-resurrection',
@@ -44,6 +52,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'resurrected approval',
     checklist: 'the spend is durable before the tool call',
     judged: 'at-event',
+    recordHistory: true,
   },
   'fresh-view': {
     id: 'fresh-view',
@@ -52,6 +61,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'stale read',
     checklist: 'every restore reads a view at least as new as the last spend',
     judged: 'at-event',
+    recordHistory: true,
   },
   binding: {
     id: 'binding',
@@ -60,6 +70,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'time-of-check to time-of-use',
     checklist: 'executed action equals approved action',
     judged: 'at-event',
+    recordHistory: false,
   },
   'shown-is-recorded': {
     id: 'shown-is-recorded',
@@ -68,6 +79,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'dropped message / lost write',
     checklist: 'what the user was shown is persisted before they can act on it',
     judged: 'at-event',
+    recordHistory: false,
   },
   disclosure: {
     id: 'disclosure',
@@ -75,6 +87,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'phantom failure / unacknowledged write',
     checklist: 'an effect that happened is always disclosed',
     judged: 'at-end',
+    recordHistory: false,
   },
   'exactly-once-delivery': {
     id: 'exactly-once-delivery',
@@ -83,6 +96,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'at-least-once delivery with a non-idempotent effect',
     checklist: 'idempotency key derived from the approval',
     judged: 'at-event',
+    recordHistory: false,
   },
   integrity: {
     id: 'integrity',
@@ -91,6 +105,7 @@ export const PROPERTY_INFO: Readonly<Record<PropertyId, PropertyInfo>> = {
     oldName: 'forged capability / confused deputy',
     checklist: 'the approval is bound to its action and cannot be forged',
     judged: 'at-event',
+    recordHistory: false,
   },
 };
 

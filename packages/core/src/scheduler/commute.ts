@@ -11,8 +11,12 @@
 //    - an approval's effects with its record writes (no-resurrection: was it spent when the effect ran; fresh-view:
 //      which spend came first), its proposals (binding: the action and world proposed) and its disclosures
 //      (disclosure: was the user told "not happened" after the effect);
-//    - record writes with each other (the record's state is its last write) and with reads (fresh-view: the version
-//      a turn read against the spends), a turn's reads with its own later effects (fresh-view);
+//    - record writes with each other, and with effects of their approval, but only in the properties that read the
+//      record's history (no-resurrection, fresh-view); the others look at the record's last state at most
+//      (shown-is-recorded, when the user acts, after the turns), so writes to different parts of the record, which
+//      leave the same record in either order, commute where only those are checked;
+//    - record reads with writes (a read's answer steers its turn), and with the reader's own later effects
+//      (fresh-view);
 //    - deliveries with the user's approvals, which the scenario records after its turns (shown-is-recorded); whether
 //      a delivery is live depends on the connections, which a scenario changes only before its turns start;
 //    - disclosures with effects only, and only at the end of the history (disclosure is judged at the end);
@@ -20,6 +24,15 @@
 //      turn by the world).
 import type { HistoryEvent } from '../history/events.js';
 import type { Access, Released } from './gate.js';
+
+/** What the properties being checked look at, beyond what every property may. */
+export interface Scope {
+  /** Some property compares events with each write of the record as it happened (`PropertyInfo.recordHistory`). */
+  readonly recordHistory: boolean;
+}
+
+/** The scope that assumes every property is checked: always sound. */
+export const EVERY_PROPERTY: Scope = { recordHistory: true };
 
 /** The kind of a key: its part before the first `:` (`record:a1` is a `record`). */
 const kindOf = (key: string) => key.split(':', 1)[0]!;
@@ -57,27 +70,31 @@ const approvalsOf = (events: readonly HistoryEvent[], kind: HistoryEvent['kind']
   new Set(events.flatMap((e) => (e.kind === kind && 'approvalId' in e ? [e.approvalId] : [])));
 
 /** Whether access `x` of release `a` and access `y` of release `b` (another turn's) commute. */
-function commute(x: Access, a: Released, y: Access, b: Released): boolean {
+function commute(x: Access, a: Released, y: Access, b: Released, scope: Scope): boolean {
   const [kx, ky] = [kindOf(x.key), kindOf(y.key)];
   if (x.mode === 'read' && y.mode === 'read') return true;
   // Different things, one only read: disjoint state, and a read records nothing but record reads, which the
   // properties compare with record writes and with the reader's own effects.
   if (kx !== ky && (x.mode === 'read' || y.mode === 'read')) return true;
   if (ALWAYS.has(pair(kx, ky))) return true;
-  // An effect, and a record write, proposal or disclosure that recorded nothing about the effect's approval.
+  // Writes to different parts of the record, where no property checked reads its history.
+  if (kx === 'record' && ky === 'record') return x.mode === 'write' && y.mode === 'write' && x.key !== y.key && !scope.recordHistory;
+  // An effect, and a record write, proposal or disclosure that recorded nothing about the effect's approval (a
+  // record write, anything at all where no property checked reads the record's history).
   const [effect, other, otherKind] = kx === 'world' ? [a, b, ky] : [b, a, kx];
   const kind = UNLESS_SAME_APPROVAL[otherKind];
   if ((kx !== 'world' && ky !== 'world') || kind === undefined) return false;
+  if (otherKind === 'record' && !scope.recordHistory) return true;
   const recorded = approvalsOf(other.produced, kind);
   return ![...approvalsOf(effect.produced, 'effect')].some((id) => recorded.has(id));
 }
 
 /**
  * Two releases commute when they are by different turns, neither is a crash, and every access of one commutes with
- * every access of the other. A gate that declares no access commutes with nothing.
+ * every access of the other, for the properties in `scope`. A gate that declares no access commutes with nothing.
  */
-export function independent(a: Released, b: Released): boolean {
+export function independent(a: Released, b: Released, scope: Scope = EVERY_PROPERTY): boolean {
   if (a.gate.turn === b.gate.turn || a.release.crash || b.release.crash) return false;
   if (a.gate.access === undefined || b.gate.access === undefined) return false;
-  return a.gate.access.every((x) => b.gate.access!.every((y) => commute(x, a, y, b)));
+  return a.gate.access.every((x) => b.gate.access!.every((y) => commute(x, a, y, b, scope)));
 }

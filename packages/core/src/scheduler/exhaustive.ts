@@ -14,6 +14,7 @@
 //   (which reach every state within the limit) but not with source sets (which reach every complete run, not every
 //   state), so a caller that limits runs turns source sets off.
 import type { HistoryEvent } from '../history/events.js';
+import { EVERY_PROPERTY, type Scope } from './commute.js';
 import type { PendingGate, Release, Released } from './gate.js';
 import { dependent, HappensBefore } from './happens-before.js';
 import { ScheduleMismatch, type ScheduleRun, type Selector } from './run.js';
@@ -44,6 +45,8 @@ export interface ExhaustiveOptions {
   readonly limit?: () => number;
   /** Checked after every run: stop early, reporting the space as not exhausted. */
   readonly until?: () => boolean;
+  /** What the properties being checked look at, which decides what commutes (default: every property's view). */
+  readonly scope?: Scope;
 }
 
 export interface ExhaustiveStats {
@@ -102,6 +105,7 @@ export async function exploreExhaustive(
   options: ExhaustiveOptions = {},
 ): Promise<ExhaustiveStats> {
   const { commute, sourceSets: asked } = reductions(options.reduce);
+  const scope = commute ? (options.scope ?? EVERY_PROPERTY) : undefined;
   const limit = options.limit ?? (() => Number.POSITIVE_INFINITY);
   const maxSchedules = options.maxSchedules ?? Number.POSITIVE_INFINITY;
   const stack: Node[] = [];
@@ -117,9 +121,9 @@ export async function exploreExhaustive(
   /** The sleep set below `parent`: what slept or was explored there, and commutes with the option taken. */
   const sleepForChild = (parent: Node, took: Explored): Map<string, Explored> => {
     const sleep = new Map<string, Explored>();
-    if (!commute) return sleep;
+    if (!scope) return sleep;
     for (const option of [...parent.sleep.values(), ...parent.done.values()]) {
-      if (!dependent(option, took, commute)) sleep.set(option.key, option);
+      if (!dependent(option, took, scope)) sleep.set(option.key, option);
     }
     return sleep;
   };
@@ -180,7 +184,7 @@ export async function exploreExhaustive(
 
   /** Source sets: for every race that ends at a new step, make sure the turns that reverse it start at its point. */
   const reverseRaces = (run: ScheduleRun) => {
-    const hb = new HappensBefore(run.steps, commute);
+    const hb = new HappensBefore(run.steps, scope);
     for (let j = firstNew; j < run.steps.length; j++) {
       for (const i of hb.racesOf(j)) {
         const node = stack[i]!;

@@ -3,12 +3,15 @@
 // properties can tell apart), and a release is ordered after the release that let its turn reach the gate (the one
 // after which the gate appeared). Everything else may be swapped without changing the state or any verdict.
 // Source-set DPOR and the length of a counterexample both read this relation.
-import { independent } from './commute.js';
+import { independent, type Scope } from './commute.js';
 import type { Released } from './gate.js';
 
-/** Whether two releases of a run must stay in their order: they do not commute, or commuting is not used. */
-export function dependent(a: Released, b: Released, commute: boolean): boolean {
-  return !commute || !independent(a, b);
+/**
+ * Whether two releases of a run must stay in their order: they do not commute for the properties in `scope`, or
+ * commuting is not used (`scope` undefined).
+ */
+export function dependent(a: Released, b: Released, scope: Scope | undefined): boolean {
+  return scope === undefined || !independent(a, b, scope);
 }
 
 /** A set of step indices as bits. */
@@ -30,13 +33,14 @@ class Bits {
 
 export class HappensBefore {
   readonly #steps: readonly Released[];
-  readonly #commute: boolean;
+  readonly #scope: Scope | undefined;
   /** For each step, the steps that happen before it. */
   readonly #before: Bits[] = [];
 
-  constructor(steps: readonly Released[], commute: boolean) {
+  /** `scope`: the properties whose view of the history decides what commutes; undefined, nothing commutes. */
+  constructor(steps: readonly Released[], scope: Scope | undefined) {
     this.#steps = steps;
-    this.#commute = commute;
+    this.#scope = scope;
     for (let j = 0; j < steps.length; j++) {
       const before = new Bits(steps.length);
       for (let i = 0; i < j; i++) {
@@ -56,7 +60,7 @@ export class HappensBefore {
 
   /** i is ordered before j by an edge of its own: they do not commute, or i let j's turn reach its gate. */
   direct(i: number, j: number): boolean {
-    return dependent(this.#steps[i]!, this.#steps[j]!, this.#commute) || this.#reachedAfter(j) === i;
+    return dependent(this.#steps[i]!, this.#steps[j]!, this.#scope) || this.#reachedAfter(j) === i;
   }
 
   /** i happens before j. */
@@ -82,7 +86,7 @@ export class HappensBefore {
     const races: number[] = [];
     for (let i = j - 1; i >= 0; i--) {
       const [a, b] = [this.#steps[i]!, this.#steps[j]!];
-      if (a.gate.turn === b.gate.turn || !dependent(a, b, this.#commute) || this.#reachedAfter(j) === i) continue;
+      if (a.gate.turn === b.gate.turn || !dependent(a, b, this.#scope) || this.#reachedAfter(j) === i) continue;
       let between = false;
       for (let k = i + 1; k < j && !between; k++) between = this.ordered(i, k) && this.ordered(k, j);
       if (!between) races.push(i);

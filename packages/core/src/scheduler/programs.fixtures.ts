@@ -57,7 +57,10 @@ export interface RandomShape {
  */
 export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], shape: RandomShape = {}): Program {
   return async (ctl) => {
+    // Each approval's row: who wrote it last, and how many writes it has had (its version).
     const record = new Map<string, string>();
+    const writes = new Map<string, number>();
+    const written = (approval: string) => writes.get(approval) ?? 0;
     let effects = 0;
     let proposals = 0;
     // A lock a turn waits for outside any gate, woken by the holder's unlock, as the reference runtime's is.
@@ -80,13 +83,14 @@ export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], sha
           } else if (step.kind === 'read') {
             await ctl.gate(turn, `read(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'read' }] });
             const state = record.has(step.approval) ? 'spent' : 'unspent';
-            ctl.history.emit({ kind: 'record-read', actor: turn, approvalId: step.approval, version: record.size, state });
+            ctl.history.emit({ kind: 'record-read', actor: turn, approvalId: step.approval, version: written(step.approval), state });
             if (state === 'spent') i++;
           } else if (step.kind === 'write') {
             await ctl.gate(turn, `write(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'write' }] });
             const from = record.has(step.approval) ? 'spent' : 'unspent';
             record.set(step.approval, turn);
-            ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: record.size, from, state: 'spent' });
+            writes.set(step.approval, written(step.approval) + 1);
+            ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: written(step.approval), from, state: 'spent' });
           } else if (step.kind === 'effect') {
             await ctl.gate(turn, 'tool.call', { access: [{ key: 'world', mode: 'write' }] });
             effects++;
@@ -110,7 +114,8 @@ export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], sha
             await ctl.gate(turn, `write(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'write' }] });
             const from = record.has(step.approval) ? 'spent' : 'unspent';
             record.set(step.approval, turn);
-            ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: record.size, from, state: 'spent' });
+            writes.set(step.approval, written(step.approval) + 1);
+            ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: written(step.approval), from, state: 'spent' });
             await ctl.gate(turn, 'unlock', { access: lock });
             unlock();
           } else {
