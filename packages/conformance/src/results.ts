@@ -60,7 +60,7 @@ export interface RunOptions {
   readonly seed?: number;
   readonly maxSchedules?: number;
   /** The explorer's reductions: all (true), none (false), or the names of those used (`commute`, `bound`). */
-  readonly reduce: boolean | readonly ('commute' | 'source-sets' | 'bound')[];
+  readonly reduce: boolean | readonly ('commute' | 'source-sets' | 'bound' | 'symmetry')[];
 }
 
 export interface ResultsFile {

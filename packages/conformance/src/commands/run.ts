@@ -70,6 +70,8 @@ Options:
                                     (source-set DPOR; needs commute)
                        bound        stop runs that can show no shorter
                                     counterexample (branch and bound)
+                       symmetry     of two turns that are the same but for
+                                    their names, release the first first
                      none, or --no-reduce: every schedule to its end. Every
                      choice gives the same verdicts and shortest lengths;
                      only the time and the schedule counts differ
@@ -276,7 +278,7 @@ function withoutMode(options: ExploreOptions) {
   };
 }
 
-const REDUCTIONS = { commute: 'commute', 'source-sets': 'sourceSets', bound: 'bound' } as const;
+const REDUCTIONS = { commute: 'commute', 'source-sets': 'sourceSets', bound: 'bound', symmetry: 'symmetry' } as const;
 type ReductionName = keyof typeof REDUCTIONS;
 
 /** `--reduce LIST` or `--no-reduce`: all reductions (true), none (false), or some. */

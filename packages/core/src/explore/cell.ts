@@ -202,7 +202,8 @@ async function exploreAll(
 ): Promise<ExhaustiveStats> {
   const runOne = (selector: Selector) => runWorld(subject, selector);
   const max = options.maxSchedules ?? Number.POSITIVE_INFINITY;
-  const given = scope === undefined ? {} : { scope };
+  const twins = subject.scenario.symmetric;
+  const given = { ...(scope === undefined ? {} : { scope }), ...(twins === undefined ? {} : { symmetric: twins }) };
   if (!reduce.bound || subject.scenario.allowedGap) {
     return exploreExhaustive(runOne, consider, { reduce, ...given, maxSchedules: max });
   }

@@ -24,6 +24,11 @@ export interface Scenario {
   /** How many turns resume concurrently at most: the bound, in words the reports use. */
   readonly bound: string;
   readonly backend?: BackendOptions;
+  /**
+   * Two turns the program starts together, before any release, with the same call on the same world: a run and the
+   * one with their names swapped are the same run, up to the names (see `ExhaustiveOptions.symmetric`).
+   */
+  readonly symmetric?: readonly [string, string];
   program(world: World, fakes: Fakes, ctl: Controller): Promise<void>;
   /**
    * A gap the design admits on purpose: return its description when this violation falls inside it. The verdict is

@@ -13,6 +13,11 @@
 // - limit (branch and bound, set by the caller): a run is stopped after that many releases. Sound with sleep sets
 //   (which reach every state within the limit) but not with source sets (which reach every complete run, not every
 //   state), so a caller that limits runs turns source sets off.
+// - symmetry: two turns the scenario starts together with the same call (`symmetric`) are the same code on the same
+//   world, and the properties compare turns only for equality (a dispatch is named after its turn, a spend is another
+//   turn's or not). Swapping their names maps every run that releases the second one first onto a run that releases
+//   the first one first, with the same verdicts and counterexample lengths. So at the start, where both wait at their
+//   first gate, only the first is released first.
 import type { HistoryEvent } from '../history/events.js';
 import { EVERY_PROPERTY, type Scope } from './commute.js';
 import type { PendingGate, Release, Released } from './gate.js';
@@ -27,13 +32,20 @@ export interface Reductions {
   readonly sourceSets?: boolean;
   /** Branch and bound on the counterexamples' length (`exploreCell`). */
   readonly bound?: boolean;
+  /** Release the first of two symmetric turns first, never the second (`symmetric`). */
+  readonly symmetry?: boolean;
 }
 
 export function reductions(reduce: boolean | Reductions | undefined): Required<Reductions> {
-  if (reduce === undefined || reduce === true) return { commute: true, sourceSets: true, bound: true };
-  if (reduce === false) return { commute: false, sourceSets: false, bound: false };
+  if (reduce === undefined || reduce === true) return { commute: true, sourceSets: true, bound: true, symmetry: true };
+  if (reduce === false) return { commute: false, sourceSets: false, bound: false, symmetry: false };
   const commute = reduce.commute ?? true;
-  return { commute, sourceSets: commute && (reduce.sourceSets ?? true), bound: reduce.bound ?? true };
+  return {
+    commute,
+    sourceSets: commute && (reduce.sourceSets ?? true),
+    bound: reduce.bound ?? true,
+    symmetry: reduce.symmetry ?? true,
+  };
 }
 
 export interface ExhaustiveOptions {
@@ -47,6 +59,8 @@ export interface ExhaustiveOptions {
   readonly until?: () => boolean;
   /** What the properties being checked look at, which decides what commutes (default: every property's view). */
   readonly scope?: Scope;
+  /** Two turns that are the same up to their names (`Scenario.symmetric`), for the symmetry reduction. */
+  readonly symmetric?: readonly [string, string];
 }
 
 export interface ExhaustiveStats {
@@ -96,6 +110,18 @@ function expand(pending: readonly PendingGate[]): Option[] {
 }
 
 /**
+ * At the start, where two symmetric turns both wait at their first gate, the same gate as far as the label says:
+ * the options without the second turn's.
+ */
+function firstOfTwins(opts: readonly Option[], twins: readonly [string, string] | undefined): readonly Option[] {
+  if (!twins) return opts;
+  const gates = twins.map((turn) => opts.find((o) => o.gate.turn === turn)?.gate);
+  const [a, b] = gates;
+  const same = a && b && a.id.endsWith(':1') && b.id.endsWith(':1') && a.label === b.label && a.choices === b.choices && a.crashable === b.crashable;
+  return same ? opts.filter((o) => o.gate.turn !== twins[1]) : opts;
+}
+
+/**
  * Runs `runOne` once per schedule, with a fresh selector each time, until the space is explored. `runOne` must build
  * a fresh world for each run; `onRun` sees every run, however it ended.
  */
@@ -104,7 +130,7 @@ export async function exploreExhaustive(
   onRun: (run: ScheduleRun, ending: RunEnding) => void | Promise<void>,
   options: ExhaustiveOptions = {},
 ): Promise<ExhaustiveStats> {
-  const { commute, sourceSets: asked } = reductions(options.reduce);
+  const { commute, sourceSets: asked, symmetry } = reductions(options.reduce);
   const scope = commute ? (options.scope ?? EVERY_PROPERTY) : undefined;
   const limit = options.limit ?? (() => Number.POSITIVE_INFINITY);
   const maxSchedules = options.maxSchedules ?? Number.POSITIVE_INFINITY;
@@ -169,7 +195,7 @@ export async function exploreExhaustive(
         return 'stop';
       }
       const sleep = parent ? sleepForChild(parent, lastTaken!) : new Map<string, Explored>();
-      const opts = expand(pending);
+      const opts = depth === 0 && symmetry ? firstOfTwins(expand(pending), options.symmetric) : expand(pending);
       const awake = opts.find((o) => !sleep.has(o.key));
       if (awake === undefined) {
         ending = 'asleep';
