@@ -8,6 +8,7 @@ import { parseCommandArgs, positiveInteger } from '../args.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
 import { runPool, type Target } from '../matrix/pool.js';
+import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
 import { writeReports } from '../render/reports.js';
 import { renderTarget } from '../render/run-tables.js';
@@ -183,12 +184,17 @@ export const runCommand: Command = {
     journal.plan(targets);
     await journal.flush();
     const failedBefore = journal.failed();
-    const todo = targets.filter((t) => !failedBefore.has(`${t.framework}@${t.version}`));
+    // What each unit costs, from the results being resumed or the published ones: for the ETA, and to start the
+    // costliest versions first, so that the workers end together.
+    const estimate = await CostEstimate.from(values.resume ? jsonFile : await publishedResults());
+    const todo = targets
+      .filter((t) => !failedBefore.has(`${t.framework}@${t.version}`))
+      .sort((a, b) => estimate.version(b.framework, b.version) - estimate.version(a.framework, a.version));
     if (!quiet) {
       io.err(`Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`);
     }
 
-    const progress = new Progress(io, quiet, todo.length);
+    const progress = new Progress(io, quiet, todo, estimate);
     await runPool(
       todo,
       {
@@ -253,6 +259,16 @@ export const runCommand: Command = {
     return broken.length > 0 ? 1 : 0;
   },
 };
+
+/** The published results: reports/results.json here, or in the repository this runner is part of. */
+async function publishedResults(): Promise<string | undefined> {
+  const { access } = await import('node:fs/promises');
+  const { fileURLToPath } = await import('node:url');
+  for (const file of [resolve('reports/results.json'), fileURLToPath(new URL('../../../../reports/results.json', import.meta.url))]) {
+    if (await access(file).then(() => true, () => false)) return file;
+  }
+  return undefined;
+}
 
 /** One line per framework version: how many cells of each verdict. */
 function summary(targets: readonly Target[], cells: readonly ResultCell[]): string {

@@ -1,11 +1,15 @@
-// Live progress on stderr: units done of those planned, the version and unit now running, elapsed time and an
-// estimate of what is left. Wall-clock time is only shown, never used to decide anything.
+// Live progress on stderr: units done of those planned, the version and unit now running, elapsed time, how much of
+// the expected work is done, and an estimate of what is left. Units differ in cost by four orders of magnitude, so
+// the share done and the ETA weigh each unit by what it cost in an earlier run (`CostEstimate`), scaled by how fast
+// this run has gone so far; with no earlier run they count units. Wall-clock time is only shown, never used to
+// decide anything.
 import type { Io } from '../commands/command.js';
 import type { ResultCell } from '../results.js';
+import type { CostEstimate } from './estimate.js';
 import type { Unit } from './protocol.js';
 import type { Target } from './pool.js';
 
-const clock = (ms: number) => {
+export const clock = (ms: number) => {
   const s = Math.round(ms / 1000);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
@@ -13,46 +17,73 @@ const clock = (ms: number) => {
   return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 };
 
+const targetKey = (t: Pick<Target, 'framework' | 'version'>) => `${t.framework}@${t.version}`;
+const unitKey = (u: Pick<Unit, 'wiring' | 'store' | 'scenario'>) => `${u.wiring}/${u.store}/${u.scenario}`;
+
 export class Progress {
   readonly #io: Io;
   readonly #quiet: boolean;
-  readonly #targets: number;
+  readonly #estimate: CostEstimate;
   readonly #started = Date.now();
-  #planned = 0;
+  /** Per version still to plan: what it is expected to cost in all. */
+  readonly #unplanned = new Map<string, number>();
+  /** Per planned version: each unit still to run, and what it is expected to cost. */
+  readonly #left = new Map<string, Map<string, number>>();
   #total = 0;
   #done = 0;
+  #doneCost = 0;
 
-  constructor(io: Io, quiet: boolean, targets: number) {
+  constructor(io: Io, quiet: boolean, targets: readonly Target[], estimate: CostEstimate) {
     this.#io = io;
     this.#quiet = quiet;
-    this.#targets = targets;
+    this.#estimate = estimate;
+    for (const t of targets) this.#unplanned.set(targetKey(t), estimate.version(t.framework, t.version));
   }
 
-  planned(_target: Target, units: number): void {
-    this.#planned++;
-    this.#total += units;
+  planned(target: Target, units: readonly Unit[]): void {
+    this.#unplanned.delete(targetKey(target));
+    this.#total += units.length;
+    this.#left.set(targetKey(target), new Map(units.map((u) => [unitKey(u), this.#estimate.unit(target.framework, target.version, u)])));
+  }
+
+  /** The expected cost of what is not done yet. */
+  #leftCost(): number {
+    let cost = 0;
+    for (const v of this.#unplanned.values()) cost += v;
+    for (const units of this.#left.values()) for (const v of units.values()) cost += v;
+    return cost;
   }
 
   started(target: Target, unit: Unit): void {
     if (this.#quiet) return;
     const elapsed = Date.now() - this.#started;
-    const left = this.#total - this.#done;
-    const eta =
-      this.#done === 0
-        ? ''
-        : `, ETA ${clock((elapsed / this.#done) * left)}${this.#planned < this.#targets ? ' (more versions to plan)' : ''}`;
+    const more = this.#unplanned.size > 0;
+    const left = this.#leftCost();
+    let eta = '';
+    if (this.#doneCost > 0) {
+      const share = this.#doneCost / (this.#doneCost + left);
+      // Expected cost done per millisecond so far, all workers together.
+      eta = `, ${Math.floor(share * 100)}% done, ETA ${clock(left / (this.#doneCost / elapsed))}`;
+    }
     this.#io.err(
-      `[${this.#done + 1}/${this.#total}${this.#planned < this.#targets ? '+' : ''}] ${target.framework}@${target.version} ` +
+      `[${this.#done + 1}/${this.#total}${more ? '+' : ''}] ${targetKey(target)} ` +
         `${unit.wiring} ${unit.store} ${unit.scenario} · ${clock(elapsed)} elapsed${eta}\n`,
     );
   }
 
-  finished(_target: Target, cells: readonly ResultCell[]): void {
-    if (cells.some((c) => c.wiring !== '*')) this.#done++;
+  finished(target: Target, cells: readonly ResultCell[]): void {
+    const units = this.#left.get(targetKey(target));
+    for (const key of new Set(cells.filter((c) => c.wiring !== '*').map(unitKey))) {
+      this.#done++;
+      this.#doneCost += units?.get(key) ?? 0;
+      units?.delete(key);
+    }
   }
 
   failed(target: Target, reason: string): void {
-    if (!this.#quiet) this.#io.err(`${target.framework}@${target.version}: could not run: ${reason}\n`);
+    this.#unplanned.delete(targetKey(target));
+    this.#left.delete(targetKey(target));
+    if (!this.#quiet) this.#io.err(`${targetKey(target)}: could not run: ${reason}\n`);
   }
 
   end(): void {

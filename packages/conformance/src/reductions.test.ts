@@ -1,0 +1,58 @@
+// Every reduction of the explorer, on its own and all together, gives the verdicts and the shortest counterexample
+// lengths that running every schedule to its end gives: on every reference wiring, and on small LangGraph and AI SDK
+// cells (the large ones are compared with the published results by `bench/reductions.ts`).
+import { describe, expect, it } from 'vitest';
+import { exploreCell, SCENARIOS, type Adapter, type Reductions, type ScenarioId } from '@approval-conformance/core';
+import { referenceAdapter, WIRINGS } from '@approval-conformance/adapter-reference';
+import { langgraphAdapter, pinnedLib as langgraphLib } from '@approval-conformance/adapter-langgraph';
+import { aiSdkAdapter, pinnedLib as aiLib } from '@approval-conformance/adapter-ai-sdk';
+
+/**
+ * Commuting releases against every schedule run to its end; then each other reduction added to it alone (the ground
+ * it stands on: each is checked with and without itself), then all of them.
+ */
+const VARIANTS: readonly [string, Reductions | true][] = [
+  ['commute', { commute: true, sourceSets: false, bound: false, symmetry: false }],
+  ['commute + source-sets', { commute: true, sourceSets: true, bound: false, symmetry: false }],
+  ['commute + bound', { commute: true, sourceSets: false, bound: true, symmetry: false }],
+  ['commute + symmetry', { commute: true, sourceSets: false, bound: false, symmetry: true }],
+  ['all', true],
+];
+
+/** Verdicts and lengths only: the schedule counts are what a reduction changes. */
+async function outcome(adapter: Adapter, wiring: string, store: string, scenario: ScenarioId, reduce: Reductions | boolean) {
+  const cell = await exploreCell({ adapter, wiring, store, scenario: SCENARIOS.get(scenario)! }, { reduce });
+  expect(cell.exhausted).toBe(true);
+  return Object.fromEntries(cell.verdicts.map((v) => [v.property, `${v.verdict} ${v.counterexample?.steps ?? ''}`.trim()]));
+}
+
+async function sameWithEveryReduction(adapter: Adapter, wiring: string, store: string, scenario: ScenarioId) {
+  const full = await outcome(adapter, wiring, store, scenario, false);
+  for (const [name, reduce] of VARIANTS) {
+    expect(await outcome(adapter, wiring, store, scenario, reduce), `${scenario} on ${wiring}/${store}, ${name}`).toEqual(full);
+  }
+}
+
+describe('every reduction keeps every verdict and shortest length', () => {
+  it.each([...WIRINGS.keys()])('reference %s (double-resume and overlapping-turns)', async (wiring) => {
+    for (const scenario of ['double-resume', 'overlapping-turns'] as const) {
+      await sameWithEveryReduction(referenceAdapter, wiring, 'memory', scenario);
+    }
+  });
+
+  it.each([1, 0] as const)('langgraph (pinned line %s): small cells', async (line) => {
+    const adapter = await langgraphAdapter(await langgraphLib(line));
+    await sameWithEveryReduction(adapter, 'interrupt-node', 'memory', 'double-resume');
+    for (const scenario of ['replay', 'crash-restart', 'tamper'] as const) {
+      await sameWithEveryReduction(adapter, 'separate-node', 'memory', scenario);
+    }
+  });
+
+  it.each([7, 6, 5] as const)('ai (pinned line %s): small cells', async (line) => {
+    const adapter = await aiSdkAdapter(await aiLib(line));
+    const wiring = line === 5 ? 'cookbook-hitl' : 'native-approval';
+    for (const scenario of ['double-resume', 'overlapping-turns', 'replay', 'tamper'] as const) {
+      await sameWithEveryReduction(adapter, wiring, 'memory', scenario);
+    }
+  });
+});
