@@ -2,7 +2,9 @@
 // design model finds in the spec. For every switch combination and both stores: the same at-most-once and
 // no-resurrection verdicts, and each counterexample, read as the model's protocol steps, must be a trace of the model
 // that reaches the same violation in as many steps as the model's shortest trace. A mismatch in either direction
-// fails, with or without the explorer's reduction of commuting releases. Every counterexample also replays.
+// fails, with or without the explorer's reductions (without them on the in-memory and SQLite stores only: the
+// reductions do not depend on the store, and on PostgreSQL every schedule of a serial wiring takes half a minute).
+// Every counterexample also replays.
 import { describe, expect, it } from 'vitest';
 import {
   approvalSpec,
@@ -63,7 +65,7 @@ describe.each(STORES)('calibration on the %s store', (store) => {
   describe.each([...WIRINGS])('%s', (wiring, switches) => {
     const model = checkSwitches(switches);
 
-    it.each([true, false])('agrees with the design model (reduction %s)', async (reduce) => {
+    it.each(store === 'postgres' ? [true] : [true, false])('agrees with the design model (reduction %s)', async (reduce) => {
       const cell = await exploreCell({ adapter: referenceAdapter, wiring, store, scenario: doubleResume }, { reduce });
       expect(cell.exhausted).toBe(true);
 
