@@ -7,7 +7,10 @@ import { esc } from './escape.js';
 import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { anchor, incompleteNote, type ReportInput } from './markdown.js';
 import { sequenceSvg } from './sequence.js';
-import { verdictCell } from './verdict.js';
+import { COUNTS, provenAfter, verdictCell } from './verdict.js';
+
+/** Markdown's `code` spans as HTML, the rest escaped. */
+const codeSpans = (text: string) => esc(text).replace(/`([^`]*)`/g, '<code>$1</code>');
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #1a1a1a; }
@@ -83,8 +86,8 @@ export function frameworkHtml(framework: string, input: ReportInput): string {
   return page(
     framework,
     `<p><a href="index.html">All frameworks</a></p><h1>${esc(framework)}</h1>
-<p>A <code>pass (N)</code> explored all N schedules within the bound; a <code>fail (K steps)</code> links to its shortest
-counterexample, drawn as a sequence diagram. Hover an n/a, error or timeout cell for its reason.</p>
+<p>${codeSpans(COUNTS)} Each counterexample is drawn as a sequence diagram. Hover an n/a, error or timeout cell for
+its reason.</p>
 <table><tr><th>version</th><th>wiring</th><th>store</th>${columns.map((c) => `<th>${esc(c.scenario)}<br>${esc(c.property)}</th>`).join('')}</tr>
 ${rows.join('\n')}</table>`,
   );
@@ -98,7 +101,7 @@ export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[]):
     const story = ce.story.map((line, i) => `<li${witness.has(i) ? ' class="witness"' : ''}>${esc(line)}</li>`).join('\n');
     return `<section class="counterexample" id="${esc(anchor(c))}">
 <h2>${esc(`${c.wiring} / ${c.store} / ${c.scenario}: ${c.property}`)}</h2>
-<p><strong>${esc(c.verdict)}</strong>, ${ce.steps} steps. ${esc(ce.explanation)}</p>
+<p><strong>${esc(c.verdict)}</strong>, ${ce.steps} steps. ${esc(ce.explanation)}${esc(provenAfter(c))}</p>
 <p>Cell <code>${esc(c.id)}</code>, schedule <code>${esc(ce.schedule)}</code></p>
 <div class="side">${sequenceSvg(ce.history, witness)}<ol class="story">${story}</ol></div>
 </section>`;

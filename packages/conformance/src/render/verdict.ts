@@ -5,6 +5,20 @@ type Shown = Pick<PropertyVerdict, 'verdict' | 'exhaustive' | 'schedules' | 'cou
   readonly mode: 'exhaustive' | 'sampled';
 };
 
+/** What a table's counts mean, for the pages that show them (Markdown; the HTML pages escape it). */
+export const COUNTS =
+  'A `pass (N)` ran N schedules: one of each set of schedules that differ only in the order of releases that ' +
+  'commute, so that every schedule within the bound is one of them up to that order, and the property held in all. ' +
+  'A `fail (K steps)` links to its shortest counterexample, K releases long; its story says how many schedules ran ' +
+  'before that was proven shortest.';
+
+/** How a fail's story says how its length was found. */
+export function provenAfter(v: Shown): string {
+  if (v.verdict !== 'fail' && v.verdict !== 'allowed') return '';
+  if (!v.exhaustive) return ` Found among ${v.schedules} schedules; not every schedule ran, so a shorter one may exist.`;
+  return ` Proven shortest after ${v.schedules} schedule${v.schedules === 1 ? '' : 's'}.`;
+}
+
 /** Every verdict, in the order tables list them. */
 export const VERDICTS = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout'] as const;
 
