@@ -180,13 +180,13 @@ export const runCommand: Command = {
       ...(stores === undefined ? {} : { stores }),
       ...(properties === undefined ? {} : { properties }),
     };
+    // What each unit costs, from the results being resumed or the published ones (read before this run's results
+    // replace them): for the ETA, and to start the costliest versions first, so that the workers end together.
+    const estimate = await CostEstimate.from(values.resume ? jsonFile : await publishedResults());
     const journal = await Journal.open(jsonFile, values.resume ?? false, { ...filters, mode: options.mode ?? 'exhaustive', ...withoutMode(options) });
     journal.plan(targets);
     await journal.flush();
     const failedBefore = journal.failed();
-    // What each unit costs, from the results being resumed or the published ones: for the ETA, and to start the
-    // costliest versions first, so that the workers end together.
-    const estimate = await CostEstimate.from(values.resume ? jsonFile : await publishedResults());
     const todo = targets
       .filter((t) => !failedBefore.has(`${t.framework}@${t.version}`))
       .sort((a, b) => estimate.version(b.framework, b.version) - estimate.version(a.framework, a.version));
