@@ -59,7 +59,7 @@ export interface RunOptions {
   readonly samples?: number;
   readonly seed?: number;
   readonly maxSchedules?: number;
-  /** The explorer's reductions: all (true), none (false), or the names of those used (`commute`, `bound`). */
+  /** The explorer's reductions: the default ones (true), none (false), or the names of those used (`commute`, `bound`). */
   readonly reduce: boolean | readonly ('commute' | 'source-sets' | 'bound' | 'symmetry')[];
 }
 

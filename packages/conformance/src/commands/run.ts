@@ -3,7 +3,7 @@
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { PROPERTY_IDS, reductions, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
+import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
@@ -65,7 +65,8 @@ Options:
   --seed N           first seed for --sampled (default 1)
   --max-schedules N  stop exhaustive exploration after N schedules (the verdict
                      then says it was not exhaustive)
-  --reduce LIST      only these reductions (comma-separated; default all):
+  --reduce LIST      only these reductions (comma-separated; default all
+                     but bound):
                        commute      run one order of releases that commute
                        source-sets  start only the turns a race needs
                                     (source-set DPOR; needs commute)
@@ -313,10 +314,11 @@ function reductionsArg(value: string | undefined, none: boolean | undefined): bo
   return Object.fromEntries(Object.entries(REDUCTIONS).map(([name, key]) => [key, names.includes(name as ReductionName)]));
 }
 
-/** How the results record the reductions: true (all), false (none), or the names of those used. */
+/** How the results record the reductions: true (the default ones), false (none), or the names of those used. */
 function reductionNames(reduce: ExploreOptions['reduce']): RunOptions['reduce'] {
   if (reduce === undefined || typeof reduce === 'boolean') return reduce ?? true;
   const used = reductions(reduce);
   const names = (Object.entries(REDUCTIONS) as [ReductionName, keyof typeof used][]).filter(([, key]) => used[key]).map(([name]) => name);
-  return names.length === Object.keys(REDUCTIONS).length ? true : names.length === 0 ? false : names;
+  const isDefault = (Object.keys(used) as (keyof typeof used)[]).every((k) => used[k] === DEFAULT_REDUCTIONS[k]);
+  return isDefault ? true : names.length === 0 ? false : names;
 }
