@@ -55,7 +55,22 @@ describe('Progress', () => {
     progress.started(target, units[0]!);
     progress.finished(target, [unit('1.0', 'a', 'replay', 12)]);
     progress.started(target, units[1]!);
-    // One unit of two is done, but a thousandth of the work.
-    expect(lines[1]).toMatch(/^\[2\/2\] lg@1\.0 a memory double-resume · \d+:\d\d elapsed, 0% done, ETA \d+:\d\d/);
+    // One unit of two is done, but a thousandth of the work: too little to tell the time left from.
+    expect(lines[1]).toMatch(/^\[2\/2\] lg@1\.0 a memory double-resume · \d+:\d\d elapsed, 0% done\n$/);
+  });
+
+  it('tells the time left once enough of the work is done, from how fast it went', () => {
+    const lines: string[] = [];
+    const io = { out: () => {}, err: (text: string) => void lines.push(text) };
+    const target = { framework: 'lg', version: '1.0', spec: 'lg' };
+    const progress = new Progress(io, false, [target], new CostEstimate(earlier));
+    const units = [
+      { key: 'a/memory/double-resume', wiring: 'a', store: 'memory', scenario: 'double-resume' as const, properties: [] },
+      { key: 'a/memory/replay', wiring: 'a', store: 'memory', scenario: 'replay' as const, properties: [] },
+    ];
+    progress.planned(target, units);
+    progress.finished(target, [unit('1.0', 'a', 'double-resume', 8000)]);
+    progress.started(target, units[1]!);
+    expect(lines[0]).toMatch(/^\[2\/2\] lg@1\.0 a memory replay · \d+:\d\d elapsed, 99% done, ETA \d+:\d\d\n$/);
   });
 });

@@ -62,8 +62,10 @@ export class Progress {
     let eta = '';
     if (this.#doneCost > 0) {
       const share = this.#doneCost / (this.#doneCost + left);
-      // Expected cost done per millisecond so far, all workers together.
-      eta = `, ${Math.floor(share * 100)}% done, ETA ${clock(left / (this.#doneCost / elapsed))}`;
+      // Expected cost done per millisecond so far, all workers together; until a twentieth of the work is done,
+      // starting the workers weighs too much in it to say.
+      const rate = this.#doneCost / elapsed;
+      eta = `, ${Math.floor(share * 100)}% done${share >= 0.05 ? `, ETA ${clock(left / rate)}` : ''}`;
     }
     this.#io.err(
       `[${this.#done + 1}/${this.#total}${more ? '+' : ''}] ${targetKey(target)} ` +
