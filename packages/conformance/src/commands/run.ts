@@ -1,8 +1,10 @@
 // `run`: the conformance runner. It expands the frameworks asked for (or the published default matrix) into exact
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
+import { access } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
@@ -181,9 +183,10 @@ export const runCommand: Command = {
       ...(stores === undefined ? {} : { stores }),
       ...(properties === undefined ? {} : { properties }),
     };
-    // What each unit costs, from the results being resumed or the published ones (read before this run's results
-    // replace them): for the ETA, and to start the costliest versions first, so that the workers end together.
-    const estimate = await CostEstimate.from(values.resume ? jsonFile : await publishedResults());
+    // What each unit costs, from the results this run writes over (resumed, or of an earlier run of the same kind),
+    // or else the published ones, read before this run replaces them: for the ETA, and to start the costliest
+    // versions first, so that the workers end together.
+    const estimate = await CostEstimate.from((await existing(jsonFile)) ?? (await publishedResults()));
     const journal = await Journal.open(jsonFile, values.resume ?? false, { ...filters, mode: options.mode ?? 'exhaustive', ...withoutMode(options) });
     journal.plan(targets);
     await journal.flush();
@@ -261,14 +264,14 @@ export const runCommand: Command = {
   },
 };
 
+/** `file`, if there is one. */
+async function existing(file: string | undefined): Promise<string | undefined> {
+  return file !== undefined && (await access(file).then(() => true, () => false)) ? file : undefined;
+}
+
 /** The published results: reports/results.json here, or in the repository this runner is part of. */
 async function publishedResults(): Promise<string | undefined> {
-  const { access } = await import('node:fs/promises');
-  const { fileURLToPath } = await import('node:url');
-  for (const file of [resolve('reports/results.json'), fileURLToPath(new URL('../../../../reports/results.json', import.meta.url))]) {
-    if (await access(file).then(() => true, () => false)) return file;
-  }
-  return undefined;
+  return (await existing(resolve('reports/results.json'))) ?? existing(fileURLToPath(new URL('../../../../reports/results.json', import.meta.url)));
 }
 
 /** One line per framework version: how many cells of each verdict. */

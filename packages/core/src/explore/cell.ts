@@ -45,8 +45,8 @@ export interface PropertyVerdict {
 export interface ExploreOptions {
   readonly mode?: 'exhaustive' | 'sampled';
   /**
-   * Exhaustive: which reductions to use (default: all). Off (`false`), every schedule is run to its end: the count
-   * to compare against, and the check that no reduction changes a verdict or a counterexample's length.
+   * Exhaustive: which reductions to use (default: all but bound). Off (`false`), every schedule is run to its end:
+   * the count to compare against, and the check that no reduction changes a verdict or a counterexample's length.
    */
   readonly reduce?: boolean | Reductions;
   /** Exhaustive: give up after this many runs, and say the space was not exhausted. */
