@@ -122,9 +122,9 @@ function expand(pending: readonly PendingGate[]): Option[] {
  */
 function firstOfTwins(opts: readonly Option[], twins: readonly [string, string] | undefined): readonly Option[] {
   if (!twins) return opts;
-  const gates = twins.map((turn) => opts.find((o) => o.gate.turn === turn)?.gate);
-  const [a, b] = gates;
-  const same = a && b && a.id.endsWith(':1') && b.id.endsWith(':1') && a.label === b.label && a.choices === b.choices && a.crashable === b.crashable;
+  const [a, b] = twins.map((turn) => opts.find((o) => o.gate.turn === turn)?.gate);
+  const first = (g: PendingGate | undefined): g is PendingGate => g !== undefined && g.id.endsWith(':1');
+  const same = first(a) && first(b) && a.label === b.label && a.choices === b.choices && a.crashable === b.crashable;
   return same ? opts.filter((o) => o.gate.turn !== twins[1]) : opts;
 }
 
@@ -149,7 +149,10 @@ export async function exploreExhaustive(
   let firstNew = 0;
 
   /** What the option taken at `parent` recorded, once known: it goes into the sleep sets of its later siblings. */
-  const taken = (parent: Node, produced: readonly HistoryEvent[]): Explored => ({ ...parent.options[parent.chosen]!, produced });
+  const taken = (parent: Node, produced: readonly HistoryEvent[]): Explored => ({
+    ...parent.options[parent.chosen]!,
+    produced,
+  });
 
   /** The sleep set below `parent`: what slept or was explored there, and commutes with the option taken. */
   const sleepForChild = (parent: Node, took: Explored): Map<string, Explored> => {
