@@ -124,10 +124,12 @@ if (from !== undefined) {
     if (install.status !== 0) fail(`could not install ${before}'s workspace`);
     // Both on this machine's install cache, filled first by a quick pass (one small scenario) that installs every
     // version the matrix needs, so that neither run pays for installing.
-    const warm = spawnSync('pnpm', ['--silent', 'conformance', 'run', '--scenario', 'tamper', '--store', 'memory', '--quiet', ...args], {
+    const scratch = await mkdtemp(join(tmpdir(), 'ac-bench-fill-'));
+    const warm = spawnSync('pnpm', ['--silent', 'conformance', 'run', '--scenario', 'tamper', '--store', 'memory', '--out', scratch, '--quiet', ...args], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+    await rm(scratch, { recursive: true, force: true });
     if (warm.status !== 0) fail('could not fill the install cache');
     const [beforeFile, beforeWall] = await runMatrix(`before (${before})`, tree, undefined);
     const [afterFile, afterWall] = await runMatrix('after (this tree)', root, undefined);

@@ -3,6 +3,12 @@
 // what happens-before means), so the kept ones, run alone in that order, reach the same witness: a shorter schedule
 // of the same violation, and the same one whichever equivalent order the explorer happened to run. Without
 // commuting releases every release is ordered after the ones before it, and this is the run up to its last witness.
+//
+// A limit, known and checked: a property names the first violation in the run's order, and a later one in the same
+// run could need fewer releases. Then the shortest counterexample is found only if another explored run shows that
+// violation first. Without commuting releases one always does (the run that starts with it); with them it need not,
+// and the length would be longer than the shortest, never shorter. The default matrix's lengths equal the
+// unreduced explorer's (`bench/baseline/`); a property that reports every violation would close the gap.
 import type { PropertyResult } from '../properties/result.js';
 import { PROPERTY_INFO } from '../properties/ids.js';
 import type { Release } from '../scheduler/gate.js';

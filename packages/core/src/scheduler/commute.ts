@@ -5,7 +5,11 @@
 // Each gate declares what the code after it touches until its turn's next gate (`Access`), and each release carries
 // the events it recorded. Two things make two releases commute:
 // 1. They touch disjoint state, or both only read. The kinds of state are disjoint by construction: the record store,
-//    the tool backend, the client's connections, the world's fingerprint and the proposals share nothing.
+//    the tool backend, the client's connections, the world's fingerprint and the proposals share nothing. A
+//    sequence the code draws from is state of its own, read and written at each draw: the order of two draws is the
+//    order of the values they get (LangGraph names checkpoints from the clock, and its latest checkpoint is the one
+//    made last), so draws from one sequence never commute. A release that read the clock says so in `touched`
+//    (`clock.ts`), whatever its gate declared.
 // 2. No property looks at the order of the events they record. The properties compare:
 //    - effects with each other (at-most-once, exactly-once-delivery);
 //    - an approval's effects with its record writes (no-resurrection: was it spent when the effect ran; fresh-view:
@@ -73,6 +77,8 @@ const approvalsOf = (events: readonly HistoryEvent[], kind: HistoryEvent['kind']
 function commute(x: Access, a: Released, y: Access, b: Released, scope: Scope): boolean {
   const [kx, ky] = [kindOf(x.key), kindOf(y.key)];
   if (x.mode === 'read' && y.mode === 'read') return true;
+  // Draws from one sequence are ordered; a draw commutes with everything else.
+  if (kx === 'sequence' || ky === 'sequence') return x.key !== y.key;
   // Different things, one only read: disjoint state, and a read records nothing but record reads, which the
   // properties compare with record writes and with the reader's own effects.
   if (kx !== ky && (x.mode === 'read' || y.mode === 'read')) return true;
@@ -95,6 +101,11 @@ function commute(x: Access, a: Released, y: Access, b: Released, scope: Scope): 
  */
 export function independent(a: Released, b: Released, scope: Scope = EVERY_PROPERTY): boolean {
   if (a.gate.turn === b.gate.turn || a.release.crash || b.release.crash) return false;
-  if (a.gate.access === undefined || b.gate.access === undefined) return false;
-  return a.gate.access.every((x) => b.gate.access!.every((y) => commute(x, a, y, b, scope)));
+  const [xs, ys] = [accessesOf(a), accessesOf(b)];
+  if (xs === undefined || ys === undefined) return false;
+  return xs.every((x) => ys.every((y) => commute(x, a, y, b, scope)));
 }
+
+/** What a release touched: what its gate declared, and what its code was seen to touch besides. */
+const accessesOf = ({ gate, touched }: Released): readonly Access[] | undefined =>
+  gate.access === undefined || !touched?.length ? gate.access : [...gate.access, ...touched];

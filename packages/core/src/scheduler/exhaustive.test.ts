@@ -46,6 +46,32 @@ describe('exploreExhaustive', () => {
     expect(orders).toEqual(['t1:1 t1:2 t1:3', 't1:1 t1:2 t1:3!', 't1:1 t1:2!', 't1:1!']);
   });
 
+  it('runs both orders of two releases that read the clock, however their gates commute', async () => {
+    // A card and a record write commute, but each turn then names something from the clock, as uuid6 does, and the
+    // newest name wins: which turn drew first decides the outcome.
+    let last = 0;
+    const draw = () => (last = Math.max(last + 1, Date.now()));
+    const program: Program = async (ctl) => {
+      const names = new Map<string, number>();
+      const drawing = (turn: string, key: string) =>
+        ctl.spawn(turn, async () => {
+          await ctl.gate(turn, 'step', { access: [{ key, mode: 'write' }] });
+          names.set(turn, draw());
+        });
+      drawing('t1', 'card:c1');
+      drawing('t2', 'record:r1');
+      await Promise.all([ctl.join('t1'), ctl.join('t2')]);
+      const newest = [...names].sort((a, b) => b[1] - a[1])[0]![0];
+      ctl.history.emit({ kind: 'crash', actor: newest });
+    };
+    const newest = new Set<string>();
+    await exploreExhaustive(
+      (selector) => runSchedule(program, selector),
+      (run) => void newest.add(run.history.events.at(-1)!.actor),
+    );
+    expect([...newest].sort()).toEqual(['t1', 't2']);
+  });
+
   it('says the space was not exhausted when it stops at the budget', async () => {
     const stats = await exploreExhaustive((s) => runSchedule(turns(3, 2, write), s), () => {}, { maxSchedules: 10 });
     expect(stats).toMatchObject({ schedules: 10, exhausted: false });

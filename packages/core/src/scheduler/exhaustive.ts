@@ -20,7 +20,7 @@
 //   first gate, only the first is released first.
 import type { HistoryEvent } from '../history/events.js';
 import { EVERY_PROPERTY, type Scope } from './commute.js';
-import type { PendingGate, Release, Released } from './gate.js';
+import type { Access, PendingGate, Release, Released } from './gate.js';
 import { dependent, HappensBefore } from './happens-before.js';
 import { ScheduleMismatch, type ScheduleRun, type Selector } from './run.js';
 
@@ -149,9 +149,10 @@ export async function exploreExhaustive(
   let firstNew = 0;
 
   /** What the option taken at `parent` recorded, once known: it goes into the sleep sets of its later siblings. */
-  const taken = (parent: Node, produced: readonly HistoryEvent[]): Explored => ({
+  const taken = (parent: Node, produced: readonly HistoryEvent[], touched: readonly Access[]): Explored => ({
     ...parent.options[parent.chosen]!,
     produced,
+    touched,
   });
 
   /** The sleep set below `parent`: what slept or was explored there, and commutes with the option taken. */
@@ -178,10 +179,10 @@ export async function exploreExhaustive(
   /** The option taken at the deepest node so far in this run, with what it recorded. */
   let lastTaken: Explored | undefined;
   const selector = (): Selector => ({
-    next(pending, depth, produced) {
+    next(pending, depth, produced, touched) {
       const parent = stack[depth - 1];
-      // What the release just made recorded: the taken option's entry for its siblings' sleep sets.
-      if (parent) lastTaken = taken(parent, produced);
+      // What the release just made recorded and touched: the taken option's entry for its siblings' sleep sets.
+      if (parent) lastTaken = taken(parent, produced, touched);
       const existing = stack[depth];
       if (existing) {
         // Re-running a prefix: the same gate must be pending, at the same place in the code, as last time.
@@ -254,7 +255,7 @@ export async function exploreExhaustive(
         continue;
       }
       const step = run.steps[depth];
-      node.done.set(node.options[node.chosen]!.key, taken(node, step?.produced ?? []));
+      node.done.set(node.options[node.chosen]!.key, taken(node, step?.produced ?? [], step?.touched ?? []));
       const next = node.options.findIndex(
         (o) => !node.done.has(o.key) && !node.sleep.has(o.key) && node.backtrack.has(o.gate.turn),
       );

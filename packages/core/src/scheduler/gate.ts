@@ -14,6 +14,8 @@ import type { HistoryEvent } from '../history/events.js';
  * - `fingerprint`: the world's fingerprint, which a proposal records; only a scenario changes it, between turns.
  * - `proposal`: the model's proposals (`proposed`), and the counter that names them.
  * - `card` and `tell`: the client's connections, as confirmation cards (`delivery`) and disclosures (`disclosure`).
+ * - `sequence`: a counter or clock the code draws values from, whose order orders what they name
+ *   (`sequence:clock`, see `clock.ts`): two draws from one never commute.
  * - any other kind (`lock:a1`): its writes commute with nothing but reads of other kinds.
  */
 export interface Access {
@@ -77,4 +79,6 @@ export interface Released {
   readonly release: Release;
   /** The events recorded after this release and before the next one: what the released code did. */
   readonly produced: readonly HistoryEvent[];
+  /** What the released code was seen to touch beyond what its gate declared: the clock (`CLOCK`), if it read it. */
+  readonly touched?: readonly Access[];
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CLOCK } from './clock.js';
 import { runSchedule, ScheduleMismatch, type Program } from './run.js';
 import { formatSchedule, parseSchedule } from './schedule.js';
 import { randomSelector, replaySelector } from './selectors.js';
@@ -16,6 +17,19 @@ describe('runSchedule', () => {
       't2@step2',
     ]);
     expect(run.history.releasesAt).toEqual([1, 2, 3, 4]);
+  });
+
+  it('marks a release whose code read the clock as touching it', async () => {
+    const program: Program = async (ctl) => {
+      ctl.spawn('t1', async () => {
+        await ctl.gate('t1', 'step1', { access: write });
+        Date.now();
+        await ctl.gate('t1', 'step2', { access: write });
+      });
+    };
+    const run = await runSchedule(program, replaySelector(parseSchedule('t1:1 t1:2')));
+    expect(run.steps.map((s) => s.touched)).toEqual([[CLOCK], []]);
+    expect(Date.now).toBe(Date.now); // and the clock is itself again
   });
 
   it('stops when a replayed schedule runs out, leaving the rest unreleased', async () => {

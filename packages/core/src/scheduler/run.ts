@@ -3,7 +3,8 @@
 // then is a choice made. The three modes (exhaustive, sampled, replay) differ only in their selector.
 import type { HistoryEvent } from '../history/events.js';
 import { Recorder } from '../history/recorder.js';
-import type { GateFn, GateOptions, PendingGate, Release, Released } from './gate.js';
+import { CLOCK, clockReads, watchClock } from './clock.js';
+import type { Access, GateFn, GateOptions, PendingGate, Release, Released } from './gate.js';
 import { trackNativeWork } from './inflight.js';
 import { settle } from './settle.js';
 
@@ -38,10 +39,10 @@ export type TurnOutcome =
 
 /**
  * Chooses the next release among the releasable gates (in the order they were reached), or stops the run. `produced`
- * is what the previous release recorded.
+ * is what the previous release recorded, and `touched` what it was seen to touch beyond its gate's accesses.
  */
 export interface Selector {
-  next(pending: readonly PendingGate[], step: number, produced: readonly HistoryEvent[]): Release | 'stop';
+  next(pending: readonly PendingGate[], step: number, produced: readonly HistoryEvent[], touched: readonly Access[]): Release | 'stop';
 }
 
 export type Program = (ctl: Controller) => Promise<void>;
@@ -96,9 +97,11 @@ export async function runSchedule(program: Program, selector: Selector, limits: 
   const onUnhandled = (reason: unknown) => void unhandled.push(reason instanceof Error ? reason.message : String(reason));
   process.on('unhandledRejection', onUnhandled);
   const untrack = limits.trackNativeWork ? trackNativeWork() : () => {};
+  const unwatch = watchClock();
   try {
     return { ...(await drive(program, selector, limits)), unhandled };
   } finally {
+    unwatch();
     untrack();
     process.off('unhandledRejection', onUnhandled);
   }
@@ -214,13 +217,16 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     },
   );
 
-  // Where the events of the latest release begin; what it produced is filled in when the next choice is made.
+  // Where the events and clock readings of the latest release begin; what it produced and touched is filled in when
+  // the next choice is made.
   let stepStart = 0;
-  const producedSince = () => {
+  let clockStart = clockReads();
+  const lastStep = () => {
     const produced = history.events.slice(stepStart);
+    const touched = clockReads() > clockStart ? [CLOCK] : [];
     const last = steps[steps.length - 1];
-    if (last) steps[steps.length - 1] = { ...last, produced };
-    return produced;
+    if (last) steps[steps.length - 1] = { ...last, produced, touched };
+    return { produced, touched };
   };
   const signature = () => `${created}/${releases}/${settled.size}/${outcomes.size}/${history.events.length}/${programDone}`;
   const finishTurns = () => {
@@ -228,7 +234,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   };
 
   const result = (status: ScheduleRun['status'], reason?: string): Omit<ScheduleRun, 'unhandled'> => {
-    producedSince();
+    lastStep();
     return {
       history,
       schedule,
@@ -257,12 +263,14 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
 
     // Within a turn, operations take effect in the order issued, unless one may overtake.
     const releasable = held.filter((g) => g.overtakes || held.find((h) => h.turn === g.turn) === g);
-    const chosen = selector.next(releasable, schedule.length, producedSince());
+    const { produced, touched } = lastStep();
+    const chosen = selector.next(releasable, schedule.length, produced, touched);
     if (chosen === 'stop') return result('stopped');
     const target = releasable.find((g) => g.id === chosen.gate);
     schedule.push(chosen);
     if (target) steps.push({ gate: pendingView(target), release: chosen, produced: [] });
     stepStart = history.events.length;
+    clockStart = clockReads();
     if (chosen.crash && target?.crashable) {
       // The process dies here: the turn's pending gates never open, and it counts as finished.
       crashed = true;
