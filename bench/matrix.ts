@@ -90,7 +90,7 @@ function table(runs: readonly [string, Figures][]) {
 
 /** Runs `conformance run` in `dir` with the run options given, and returns its results file and wall time. */
 async function runMatrix(label: string, dir: string, cache: string | undefined): Promise<[string, number]> {
-  const out = await mkdtemp(join(tmpdir(), `ac-bench-${label}-`));
+  const out = await mkdtemp(join(tmpdir(), `ac-bench-${label.replace(/[^\w.-]+/g, '-')}-`));
   console.error(`${label}: pnpm conformance run --out ${out} ${args.join(' ')} (in ${dir})`);
   const start = Date.now();
   const run = spawnSync('pnpm', ['--silent', 'conformance', 'run', '--out', out, '--quiet', ...args], {
