@@ -155,6 +155,15 @@ export async function exploreExhaustive(
     touched,
   });
 
+  /**
+   * The option taken at `node` in a run that ended before its release (a timeout): what it does is not known, so it
+   * is taken to touch everything, like a gate that declares nothing.
+   */
+  const unknown = (node: Node): Explored => {
+    const option = node.options[node.chosen]!;
+    return { ...option, gate: { ...option.gate, access: undefined }, produced: [] };
+  };
+
   /** The sleep set below `parent`: what slept or was explored there, and commutes with the option taken. */
   const sleepForChild = (parent: Node, took: Explored): Map<string, Explored> => {
     const sleep = new Map<string, Explored>();
@@ -255,7 +264,7 @@ export async function exploreExhaustive(
         continue;
       }
       const step = run.steps[depth];
-      node.done.set(node.options[node.chosen]!.key, taken(node, step?.produced ?? [], step?.touched ?? []));
+      node.done.set(node.options[node.chosen]!.key, step ? taken(node, step.produced, step.touched ?? []) : unknown(node));
       const next = node.options.findIndex(
         (o) => !node.done.has(o.key) && !node.sleep.has(o.key) && node.backtrack.has(o.gate.turn),
       );
