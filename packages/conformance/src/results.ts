@@ -2,6 +2,7 @@
 // ran in. schemaVersion 2 (schema/results.schema.json); version 1 files (cells only) are still read.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Counterexample, PropertyId, ScenarioId, Verdict } from '@approval-conformance/core';
+import { schemaProblem } from './results-schema.js';
 import { UsageError } from './usage-error.js';
 
 export const SCHEMA_VERSION = 2;
@@ -121,7 +122,20 @@ export async function readResults(file: string): Promise<ResultsFile> {
   }
   const bad = results.cells.find((c) => typeof c?.id !== 'string' || typeof c?.verdict !== 'string');
   if (bad !== undefined) throw new UsageError(`'${file}' has a cell without an id or a verdict; it is corrupt.`);
-  return { ...(results as ResultsFile), cells: results.cells.map(upgrade) };
+  // Version 1 had cells only: its cells, given version 2 ids, must be version 2 cells.
+  const read: ResultsFile = results.schemaVersion === 1
+    ? { schemaVersion: SCHEMA_VERSION, cells: results.cells.map(upgrade) }
+    : { ...(results as ResultsFile), cells: results.cells.map(upgrade) };
+  const problem = schemaProblem(read);
+  if (problem !== undefined) {
+    throw new UsageError(`'${file}' is not a valid results file: ${problem}. Nothing was written; use a file written by 'approval-conformance run'.`);
+  }
+  const seen = new Set<string>();
+  for (const cell of read.cells) {
+    if (seen.has(cell.id)) throw new UsageError(`'${file}' is not a valid results file: cell '${cell.id}' appears twice. Nothing was written.`);
+    seen.add(cell.id);
+  }
+  return read;
 }
 
 /** The cell `id` of a results file, with a counterexample, or a UsageError saying what is missing and what to do. */

@@ -17,7 +17,7 @@ describe('approval-conformance diff', () => {
   it('lists the cells whose verdict changed, and the cells one file lacks', async () => {
     const [a, b] = await files(
       results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' })]),
-      results([failing('6.0.0'), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' }), cell({ version: '6.0.0', verdict: 'error', wiring: 'signed-approval' })]),
+      results([failing('6.0.0'), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' }), cell({ version: '6.0.0', verdict: 'error', wiring: 'signed-approval', reason: 'the worker process exited with code 3' })]),
     );
     const { code, out } = await cli('diff', a, b);
     expect(code).toBe(0);
@@ -42,10 +42,10 @@ describe('approval-conformance diff', () => {
         both,
         cell({ version: '1.7.3', verdict: 'pass', store: 'sqlite', wiring: 'signed-approval' }),
         cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' }),
-        cell({ version: '6.0.0', verdict: 'not-applicable', store: 'sqlite', wiring: 'signed-approval' }),
+        cell({ version: '6.0.0', verdict: 'not-applicable', store: 'sqlite', wiring: 'signed-approval', reason: 'no such wiring here' }),
         cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite', wiring: 'cookbook-hitl' }),
       ]),
-      results([onPostgres, cell({ version: '7.0.0', verdict: 'error', store: 'postgres' })]),
+      results([onPostgres, cell({ version: '7.0.0', verdict: 'error', store: 'postgres', reason: 'the worker process exited with code 3' })]),
     );
     const { code, out } = await cli('diff', a, b, '--across-stores', 'sqlite,postgres', '--exit-code');
     expect(out).toBe(
@@ -61,7 +61,7 @@ describe('approval-conformance diff', () => {
     );
     expect(code).toBe(1);
     // Across versions the line names the version the other file lacks.
-    const [c, d] = await files(results([failing('6.0.0')]), results([{ ...failing('6.0.0'), framework: 'x', id: 'x@1.0.0/w/memory/s/p', version: '1.0.0' }, { ...failing('6.0.0'), framework: 'x', id: 'x@1.0.0/w/memory/s/q', version: '1.0.0' }]));
+    const [c, d] = await files(results([failing('6.0.0')]), results([{ ...failing('6.0.0'), framework: 'x', id: 'x@1.0.0/w/memory/double-resume/at-most-once', version: '1.0.0', wiring: 'w' }, { ...failing('6.0.0'), framework: 'x', id: 'x@1.0.0/w/memory/double-resume/binding', version: '1.0.0', wiring: 'w', property: 'binding' }]));
     expect((await cli('diff', c, d, '--across-versions')).out).toContain('+ x@1.0.0: 2 cells (2 fail), only in B; A has none of them\n');
   });
 
@@ -84,9 +84,9 @@ describe('approval-conformance diff', () => {
   });
 
   it('refuses bad input with one line', async () => {
-    const [a] = await files(results([]), results([]));
+    const [a] = await files(results([cell({ version: '6.0.0', verdict: 'pass' })]), results([]));
     expect(await cli('diff', a)).toMatchObject({ code: 2, err: expect.stringMatching(/diff takes two results files/) });
-    const two = await files(results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.1', verdict: 'pass' })]), results([]));
+    const two = await files(results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.1', verdict: 'pass' })]), results([cell({ version: '6.0.0', verdict: 'pass' })]));
     const across = await cli('diff', two[0], two[1], '--across-versions');
     expect(across.code).toBe(2);
     expect(across.err).toMatch(/holds ai\/native-approval\/memory\/double-resume\/at-most-once for more than one version/);
