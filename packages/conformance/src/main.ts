@@ -7,6 +7,7 @@ import { replayCommand } from './commands/replay.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import type { Command, Io } from './commands/command.js';
+import { fsProblem } from './fs-problem.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
@@ -56,6 +57,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (error instanceof RunFailure) {
       io.err(`approval-conformance: ${error.message}\n`);
       return 1;
+    }
+    const problem = fsProblem(error);
+    if (problem !== undefined) {
+      io.err(`approval-conformance: ${problem}\n`);
+      return 2;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`approval-conformance: internal error: ${message}. This is a bug in the suite; please report it (set APPROVAL_CONFORMANCE_DEBUG=1 for the stack).\n`);

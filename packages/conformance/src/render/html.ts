@@ -3,7 +3,7 @@
 // is escaped.
 import { PROPERTY_IDS } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
-import { esc } from './escape.js';
+import { esc, urlPart } from './escape.js';
 import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { anchor, incompleteNote, type ReportInput } from './markdown.js';
 import { sequenceSvg } from './sequence.js';
@@ -36,6 +36,8 @@ const page = (title: string, body: string) =>
   `<meta name="viewport" content="width=device-width"><style>${STYLE}</style></head>\n<body>\n${body}\n</body></html>\n`;
 
 export const htmlStoriesFile = (framework: string, version: string) => `html/${framework}@${version}.html`;
+/** The link to `htmlStoriesFile`, from the reports' folder. */
+const htmlStoriesHref = (framework: string, version: string) => `html/${urlPart(framework)}@${urlPart(version)}.html`;
 
 function cellHtml(c: ResultCell | undefined, link: string): string {
   if (!c) return '<td></td>';
@@ -56,7 +58,7 @@ export function indexHtml(input: ReportInput, environment: string): string {
       return `<td class="pass">holds (${sum.ran})${sum.partial ? ' (not all exhaustive)' : ''}</td>`;
     });
     const errors = brokenCount(mine);
-    return `<tr><td><a href="${esc(t.framework)}.html">${esc(`${t.framework}@${t.version}`)}</a></td>${cols.join('')}<td${errors ? ' class="error"' : ''}>${errors || ''}</td></tr>`;
+    return `<tr><td><a href="${esc(urlPart(t.framework))}.html">${esc(`${t.framework}@${t.version}`)}</a></td>${cols.join('')}<td${errors ? ' class="error"' : ''}>${errors || ''}</td></tr>`;
   });
   return page(
     'approval-conformance results',
@@ -80,7 +82,7 @@ export function frameworkHtml(framework: string, input: ReportInput): string {
   const rows = grid.map(
     (row) =>
       `<tr><td>${esc(row.version)}</td><td>${esc(row.wiring)}</td><td>${esc(row.store)}</td>${row.cells
-        .map((c) => cellHtml(c, htmlStoriesFile(framework, row.version)))
+        .map((c) => cellHtml(c, htmlStoriesHref(framework, row.version)))
         .join('')}</tr>`,
   );
   return page(
@@ -108,7 +110,7 @@ export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[]):
   });
   return page(
     `${target.framework}@${target.version}: counterexamples`,
-    `<p><a href="../${esc(target.framework)}.html">Back to ${esc(target.framework)}</a></p>
+    `<p><a href="../${esc(urlPart(target.framework))}.html">Back to ${esc(target.framework)}</a></p>
 <h1>${esc(`${target.framework}@${target.version}`)}: counterexamples</h1>
 <p>Replay one with <code>approval-conformance replay reports/results.json --cell ID</code>.</p>
 ${sections.join('\n')}`,

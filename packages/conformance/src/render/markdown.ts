@@ -3,6 +3,7 @@
 import { PROPERTY_IDS, type Scenario } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
 import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
+import { urlPart } from './escape.js';
 import { COUNTS, provenAfter, verdictCell } from './verdict.js';
 
 /** Text safe inside a Markdown table cell and as inline text: no raw HTML, no column breaks. */
@@ -10,6 +11,8 @@ export const md = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export const storiesFile = (framework: string, version: string) => `stories/${framework}@${version}.md`;
+/** The link to `storiesFile`, from the reports' folder. */
+const storiesHref = (framework: string, version: string) => `stories/${urlPart(framework)}@${urlPart(version)}.md`;
 
 /** The anchor of a cell's story within its version's stories file. */
 export const anchor = (c: Pick<ResultCell, 'wiring' | 'store' | 'scenario' | 'property'>) =>
@@ -20,7 +23,7 @@ const targetName = (t: { framework: string; version: string }) => `${t.framework
 /** The cell as a table reads it: `pass (18)`, `fail (4 steps)` linking to its story, `n/a`, `error`. */
 function cellText(c: ResultCell, linkPrefix: string): string {
   const shown = verdictCell(c).replace(/^pass \((\d+) schedules?\)$/, 'pass ($1)');
-  if (c.counterexample) return `[${shown}](${linkPrefix}${storiesFile(c.framework, c.version)}#${anchor(c)})`;
+  if (c.counterexample) return `[${shown}](${linkPrefix}${storiesHref(c.framework, c.version)}#${anchor(c)})`;
   return shown;
 }
 
@@ -82,7 +85,7 @@ export function frameworkPage(framework: string, input: ReportInput): string {
 /** Per framework version: every counterexample, as a story with the schedule that replays it. */
 export function storiesPage(target: ResultTarget, cells: readonly ResultCell[]): string {
   const mine = cells.filter((c) => c.framework === target.framework && c.version === target.version && c.counterexample);
-  const lines = [`# ${md(targetName(target))}: counterexamples`, '', `Back to [${md(target.framework)}](../${target.framework}.md). Replay one with \`approval-conformance replay reports/results.json --cell ID\`.`];
+  const lines = [`# ${md(targetName(target))}: counterexamples`, '', `Back to [${md(target.framework)}](../${urlPart(target.framework)}.md). Replay one with \`approval-conformance replay reports/results.json --cell ID\`.`];
   for (const c of mine) {
     const ce = c.counterexample!;
     const witness = new Set(ce.witness);
@@ -125,7 +128,7 @@ export function indexPage(input: ReportInput, environment: string): string {
       return sum.failed === 0 ? `holds (${sum.ran})${sum.partial ? ' (not all exhaustive)' : ''}` : `**fails ${sum.failed}/${sum.ran}**`;
     });
     const errors = brokenCount(mine);
-    const name = `[${md(targetName(target))}](${target.framework}.md)`;
+    const name = `[${md(targetName(target))}](${urlPart(target.framework)}.md)`;
     lines.push(`| ${name} | ${cols.join(' | ')} | ${errors || ''} |`);
   }
   const broken = input.targets.filter((t) => t.error);

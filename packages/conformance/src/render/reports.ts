@@ -2,13 +2,27 @@
 // Markdown and in HTML.
 // (results.json is the journal's, written as the run goes.)
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { UsageError } from '../usage-error.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
 
 async function write(file: string, text: string) {
   await mkdir(join(file, '..'), { recursive: true });
   await writeFile(file, text);
+  return file;
+}
+
+/**
+ * `dir/name`, checked to stay inside `dir`. Names come from a results file, which is validated when read, so this
+ * never fires on one; it is the second lock on the same door.
+ */
+function inside(dir: string, name: string): string {
+  const file = resolve(dir, name);
+  const rel = relative(resolve(dir), file);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new UsageError(`refusing to write '${name}': it would land outside ${dir}. The results file names something that is not a plain name.`);
+  }
   return file;
 }
 
@@ -26,19 +40,22 @@ export async function writeReports(dir: string, input: ReportInput, meta: Report
     ? `Suite ${env.suite}, Node ${env.node}, ${env.os} (${env.arch}, ${env.cpus} cores)${meta.updated ? `, last cell written ${meta.updated}` : ''}. Raw data: [${data}](${data}).`
     : `Raw data: [${data}](${data}).`;
   const plain = environment.replace(`[${data}](${data})`, data);
-  const written = [
-    await write(join(dir, 'README.md'), indexPage(input, environment)),
-    await write(join(dir, 'index.html'), indexHtml(input, plain)),
+  // Every path is checked before the first file is written, so a bad name never leaves half a report.
+  const pages: [string, () => string][] = [
+    [inside(dir, 'README.md'), () => indexPage(input, environment)],
+    [inside(dir, 'index.html'), () => indexHtml(input, plain)],
   ];
   for (const framework of [...new Set(input.targets.map((t) => t.framework))]) {
-    written.push(await write(join(dir, `${framework}.md`), frameworkPage(framework, input)));
-    written.push(await write(join(dir, `${framework}.html`), frameworkHtml(framework, input)));
+    pages.push([inside(dir, `${framework}.md`), () => frameworkPage(framework, input)]);
+    pages.push([inside(dir, `${framework}.html`), () => frameworkHtml(framework, input)]);
   }
   for (const target of input.targets) {
     if (input.cells.some((c) => c.framework === target.framework && c.version === target.version && c.counterexample)) {
-      written.push(await write(join(dir, storiesFile(target.framework, target.version)), storiesPage(target, input.cells)));
-      written.push(await write(join(dir, htmlStoriesFile(target.framework, target.version)), storiesHtml(target, input.cells)));
+      pages.push([inside(dir, storiesFile(target.framework, target.version)), () => storiesPage(target, input.cells)]);
+      pages.push([inside(dir, htmlStoriesFile(target.framework, target.version)), () => storiesHtml(target, input.cells)]);
     }
   }
+  const written: string[] = [];
+  for (const [file, text] of pages) written.push(await write(file, text()));
   return written;
 }
