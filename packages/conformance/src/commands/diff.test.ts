@@ -103,4 +103,21 @@ describe('approval-conformance diff', () => {
     expect(await cli('diff', a, b, '--across-stores', 'sqlite')).toMatchObject({ code: 2, err: expect.stringMatching(/two stores/) });
     expect(await cli('diff', a, b, '--across-stores', 'sqlite,mysql')).toMatchObject({ code: 2, err: expect.stringMatching(/no cell on store 'mysql'/) });
   });
+
+  it('exits 1 with --fail-on new-failures only when a cell got worse', async () => {
+    const pass = cell({ version: '6.0.0', verdict: 'pass' });
+    const sqlite = cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' });
+    const error = (c: typeof pass) => ({ ...c, verdict: 'error' as const, reason: 'the worker process exited with code 3' });
+    const fixed = await files(results([failing('6.0.0'), sqlite]), results([pass, sqlite]));
+    expect(await cli('diff', ...fixed, '--fail-on', 'new-failures')).toMatchObject({ code: 0, out: expect.stringContaining('No cell got worse.') });
+    const broke = await files(results([pass, sqlite]), results([failing('6.0.0'), error(sqlite)]));
+    const worse = await cli('diff', ...broke, '--fail-on', 'new-failures');
+    expect(worse.code).toBe(1);
+    expect(worse.out).toContain('2 cells got worse: ai@6.0.0/native-approval/memory/double-resume/at-most-once, ai@6.0.0/native-approval/sqlite/double-resume/at-most-once.');
+    const added = await files(results([sqlite]), results([sqlite, failing('6.0.0')]));
+    expect((await cli('diff', ...added, '--fail-on', 'new-failures')).code).toBe(1);
+    const same = await files(results([failing('6.0.0')]), results([error(failing('6.0.0'))]));
+    expect((await cli('diff', ...same, '--fail-on', 'new-failures')).code).toBe(0);
+    expect(await cli('diff', ...same, '--fail-on', 'fail')).toMatchObject({ code: 2, err: expect.stringMatching(/--fail-on takes new-failures/) });
+  });
 });

@@ -34,11 +34,20 @@ Options:
   --exit-code           exit 1 when a verdict changed or a cell is in one file
                         only, or with --counts or --steps a count differs (for
                         CI)
+  --fail-on new-failures
+                        exit 1 only when a cell got worse from A to B: it was
+                        pass, allowed or n/a and is now fail, error or timeout,
+                        or it is only in B and fails, errs or timed out (for a
+                        maintainer's CI: a branch against a release)
   -h, --help            show this help
 
-Exit codes: 0 (with --exit-code: nothing changed), 1 (only with --exit-code:
-something changed), 2 bad input.
+Exit codes: 0 (with --exit-code: nothing changed; with --fail-on: nothing got
+worse), 1 (only with --exit-code or --fail-on: something changed or got worse),
+2 bad input.
 `;
+
+/** Verdicts that are a failure of the cell: what `--fail-on new-failures` counts when a cell reaches one. */
+const BAD = new Set(['fail', 'error', 'timeout']);
 
 /** A cell's key for matching: its id, without the version and/or the store when those are compared across. */
 function keyOf(c: ResultCell, across: { versions: boolean; stores: boolean }) {
@@ -101,8 +110,13 @@ export const diffCommand: Command = {
       steps: { type: 'boolean' },
       framework: { type: 'string' },
       'exit-code': { type: 'boolean' },
+      'fail-on': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
+    const failOn = values['fail-on'];
+    if (failOn !== undefined && failOn !== 'new-failures') {
+      throw new UsageError(`--fail-on takes new-failures (a cell that got worse from A to B), not '${failOn}'.`);
+    }
     if (values.help) {
       io.out(HELP);
       return 0;
@@ -162,6 +176,12 @@ export const diffCommand: Command = {
     ].join(', ');
     const unchanged = compare ? `No verdict or ${compare.schedules ? 'count' : 'counterexample length'} changed.` : 'No verdict changed.';
     io.out(lines.length === 0 ? `${unchanged}\n` : `${lines.join('\n')}\n\n${summary}.\n`);
+    if (failOn) {
+      // A cell only in B that fails is new, so it counts as worse too.
+      const worse = [...after].filter(([key, now]) => BAD.has(now.verdict) && !BAD.has(before.get(key)?.verdict ?? 'pass')).map(([key]) => key);
+      io.out(worse.length === 0 ? 'No cell got worse.\n' : `${plural(worse.length, 'cell')} got worse: ${worse.slice(0, 5).join(', ')}${worse.length > 5 ? ', ...' : ''}.\n`);
+      if (worse.length > 0) return 1;
+    }
     return values['exit-code'] && lines.length > 0 ? 1 : 0;
   },
 };
