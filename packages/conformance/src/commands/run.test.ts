@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,26 @@ import { describe, expect, it } from 'vitest';
 import { cli } from '../run-io.fixtures.js';
 
 describe('approval-conformance run', () => {
+  it('writes a Markdown summary with --summary, and appends it to $GITHUB_STEP_SUMMARY', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-summary-'));
+    const github = join(dir, 'step-summary.md');
+    await writeFile(github, 'earlier step\n');
+    process.env['GITHUB_STEP_SUMMARY'] = github;
+    try {
+      const { code } = await cli(
+        'run', '--framework', 'reference', '--wiring', 'after-snapshot', '--store', 'memory', '--scenario', 'double-resume', '--summary', join(dir, 'summary.md'), '--quiet',
+      );
+      expect(code).toBe(0);
+    } finally {
+      delete process.env['GITHUB_STEP_SUMMARY'];
+    }
+    const summary = await readFile(join(dir, 'summary.md'), 'utf8');
+    expect(summary).toContain('| version | cells | pass | fail | allowed | n/a | error | timeout |');
+    expect(summary).toContain('| reference@0.0.0 | 3 |  | 3 |  |  |  |  |');
+    expect(summary).toContain('- `reference@0.0.0/after-snapshot/memory/double-resume/at-most-once`: fail (4 steps)');
+    expect(await readFile(github, 'utf8')).toBe(`earlier step\n${summary}`);
+  });
+
   it('prints a verdict table per scenario and writes the results JSON', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'ac-run-')), 'results.json');
     const { code, out, err } = await cli(

@@ -1,7 +1,7 @@
 // `run`: the conformance runner. It expands the frameworks asked for (or the published default matrix) into exact
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
-import { access } from 'node:fs/promises';
+import { access, appendFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
 import { writeReports } from '../render/reports.js';
 import { renderTarget } from '../render/run-tables.js';
+import { stepSummary } from '../render/step-summary.js';
 import { textTable } from '../render/table.js';
 import { VERDICTS } from '../render/verdict.js';
 import type { ResultCell, RunOptions } from '../results.js';
@@ -60,6 +61,8 @@ Options:
                      it is stopped and reads timeout (default ${DEFAULT_TIMEOUT_S})
   --postgres URL     a PostgreSQL server for the postgres store (also read from
                      APPROVAL_CONFORMANCE_POSTGRES); the store runs only with one
+  --summary FILE     write a short Markdown table of the run (GitHub-flavoured);
+                     also appended to $GITHUB_STEP_SUMMARY when that is set
   --fail-on LIST     exit 1 when a cell is fail or error (comma-separated:
                      fail, error); by default the exit code is 0 once the run
                      completed
@@ -112,6 +115,7 @@ export const runCommand: Command = {
       jobs: { type: 'string' },
       timeout: { type: 'string' },
       'fail-on': { type: 'string' },
+      summary: { type: 'string' },
       postgres: { type: 'string' },
       sampled: { type: 'string' },
       seed: { type: 'string' },
@@ -258,6 +262,10 @@ export const runCommand: Command = {
       );
       io.out(`\nReports: ${written.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
     }
+    const stepText = stepSummary(targets, cells);
+    if (values.summary !== undefined) await writeFile(resolve(values.summary), stepText);
+    const github = process.env['GITHUB_STEP_SUMMARY'];
+    if (github) await appendFile(github, stepText);
     if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${jsonFile.replace(`${process.cwd()}/`, '')} --cell ID\n`);
     const broken = cells.filter((c) => (failOn as string[]).includes(c.verdict === 'timeout' ? 'error' : c.verdict));
     return broken.length > 0 ? 1 : 0;
