@@ -6,6 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { cli } from '../run-io.fixtures.js';
 
 describe('approval-conformance run', () => {
+  it('says as each unit ends what it explored with --verbose', async () => {
+    const { code, err } = await cli('run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--verbose');
+    expect(code).toBe(0);
+    expect(err).toMatch(/^\[1\/2\] reference@0\.0\.0 after-snapshot memory double-resume · /m);
+    expect(err).toMatch(/^  done reference@0\.0\.0 after-snapshot memory double-resume: \d+ schedules? in \d+\.\d s \(at-most-once fail, no-resurrection fail, fresh-view fail\)$/m);
+    expect(err).toMatch(/^  done reference@0\.0\.0 cas-fresh memory double-resume: \d+ schedules in \d+\.\d s \(at-most-once pass, /m);
+    expect(await cli('run', '--framework', 'reference', '--quiet', '--verbose')).toMatchObject({ code: 2, err: expect.stringMatching(/--quiet and --verbose/) });
+  });
+
   it('writes a Markdown summary with --summary, and appends it to $GITHUB_STEP_SUMMARY', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-summary-'));
     const github = join(dir, 'step-summary.md');

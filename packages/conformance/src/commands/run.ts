@@ -83,6 +83,8 @@ Options:
                      choice gives the same verdicts and shortest lengths;
                      only the time and the schedule counts differ
   --quiet            no progress on stderr
+  --verbose          also a line on stderr as each unit ends: its schedules,
+                     time and verdicts
   -h, --help         show this help
 `;
 
@@ -123,6 +125,7 @@ export const runCommand: Command = {
       reduce: { type: 'string' },
       'no-reduce': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -132,6 +135,7 @@ export const runCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`run takes no arguments, got '${positionals[0]}'.`);
 
     const quiet = values.quiet ?? false;
+    if (quiet && values.verbose) throw new UsageError(`--quiet and --verbose ask for opposite things; give one.`);
     const log = (line: string) => void (quiet || io.err(`${line}\n`));
     const scenarios = (list('--scenario', values.scenario, [...SCENARIOS.keys()]) ?? [...SCENARIOS.keys()]) as ScenarioId[];
     const properties = list('--property', values.property, PROPERTY_IDS) as PropertyId[] | undefined;
@@ -202,7 +206,7 @@ export const runCommand: Command = {
       io.err(`Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`);
     }
 
-    const progress = new Progress(io, quiet, todo, estimate);
+    const progress = new Progress(io, quiet, todo, estimate, values.verbose ?? false);
     await runPool(
       todo,
       {

@@ -23,6 +23,7 @@ const unitKey = (u: Pick<Unit, 'wiring' | 'store' | 'scenario'>) => `${u.wiring}
 export class Progress {
   readonly #io: Io;
   readonly #quiet: boolean;
+  readonly #verbose: boolean;
   readonly #estimate: CostEstimate;
   readonly #started = Date.now();
   /** Per version still to plan: what it is expected to cost in all. */
@@ -33,9 +34,11 @@ export class Progress {
   #done = 0;
   #doneCost = 0;
 
-  constructor(io: Io, quiet: boolean, targets: readonly Target[], estimate: CostEstimate) {
+  /** `verbose`: also a line as each unit ends, with its schedules and time. */
+  constructor(io: Io, quiet: boolean, targets: readonly Target[], estimate: CostEstimate, verbose = false) {
     this.#io = io;
     this.#quiet = quiet;
+    this.#verbose = verbose && !quiet;
     this.#estimate = estimate;
     for (const t of targets) this.#unplanned.set(targetKey(t), estimate.version(t.framework, t.version));
   }
@@ -76,6 +79,12 @@ export class Progress {
   finished(target: Target, cells: readonly ResultCell[]): void {
     const units = this.#left.get(targetKey(target));
     for (const key of new Set(cells.filter((c) => c.wiring !== '*').map(unitKey))) {
+      if (this.#verbose) {
+        const mine = cells.filter((c) => unitKey(c) === key);
+        const { schedules, ms } = mine[0]!;
+        const verdicts = mine.map((c) => `${c.property} ${c.verdict === 'not-applicable' ? 'n/a' : c.verdict}`).join(', ');
+        this.#io.err(`  done ${targetKey(target)} ${key.replace(/\//g, ' ')}: ${schedules} schedule${schedules === 1 ? '' : 's'}${ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`} (${verdicts})\n`);
+      }
       this.#done++;
       this.#doneCost += units?.get(key) ?? 0;
       units?.delete(key);
