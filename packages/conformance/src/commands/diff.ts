@@ -1,7 +1,7 @@
 // `diff`: the cells whose verdict changed between two results files, as a maintainer checks a branch against a
 // release, or one version against the next.
 import { parseCommandArgs } from '../args.js';
-import { tallyVerdicts, verdictCell } from '../render/verdict.js';
+import { shortVerdict, tallyVerdicts, verdictCell } from '../render/verdict.js';
 import { readResults, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
@@ -82,7 +82,7 @@ function onlyIn(side: 'A' | 'B', mine: Map<string, ResultCell>, other: Map<strin
       lines.push(`${mark} ${cells[0]![0]}: ${verdictCell(cells[0]![1])} (only in ${side})`);
       continue;
     }
-    const tally = tallyVerdicts(cells.map(([, c]) => c), (v) => (v === 'not-applicable' ? 'n/a' : v));
+    const tally = tallyVerdicts(cells.map(([, c]) => c), shortVerdict);
     const none = `${side === 'A' ? 'B' : 'A'} has none of them${otherStore ? ` on ${otherStore}` : ''}`;
     lines.push(`${mark} ${target}: ${cells.length} cells (${tally}), only in ${side}; ${none}`);
   }

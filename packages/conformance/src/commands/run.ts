@@ -16,7 +16,7 @@ import { writeReports } from '../render/reports.js';
 import { renderTarget } from '../render/run-tables.js';
 import { stepSummary } from '../render/step-summary.js';
 import { textTable } from '../render/table.js';
-import { VERDICTS } from '../render/verdict.js';
+import { shortVerdict, verdictCounts, VERDICTS } from '../render/verdict.js';
 import type { ResultCell, RunOptions } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
@@ -290,9 +290,9 @@ async function publishedResults(): Promise<string | undefined> {
 function summary(targets: readonly Target[], cells: readonly ResultCell[]): string {
   const rows = targets.map((t) => {
     const mine = cells.filter((c) => c.framework === t.framework && c.version === t.version);
-    return [`${t.framework}@${t.version}`, String(mine.length), ...VERDICTS.map((v) => String(mine.filter((c) => c.verdict === v).length || ''))];
+    return [`${t.framework}@${t.version}`, String(mine.length), ...verdictCounts(mine)];
   });
-  const lines = ['', textTable(['version', 'cells', ...VERDICTS.map((v) => (v === 'not-applicable' ? 'n/a' : v))], rows)];
+  const lines = ['', textTable(['version', 'cells', ...VERDICTS.map(shortVerdict)], rows)];
   for (const cell of cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout')) {
     lines.push(`  ${cell.id}: ${cell.verdict}: ${cell.reason}`);
   }

@@ -42,16 +42,19 @@ describe('CostEstimate', () => {
 });
 
 describe('Progress', () => {
-  it('says how much of the expected work is done, weighing each unit by its cost, not counting units', () => {
+  /** Progress on one version of `lg` whose units are these scenarios on wiring `a`, planned, with the lines it prints. */
+  const planned = (...scenarios: ('replay' | 'double-resume')[]) => {
     const lines: string[] = [];
     const io = { out: () => {}, err: (text: string) => void lines.push(text) };
     const target = { framework: 'lg', version: '1.0', spec: 'lg' };
     const progress = new Progress(io, false, [target], new CostEstimate(earlier));
-    const units = [
-      { key: 'a/memory/replay', wiring: 'a', store: 'memory', scenario: 'replay' as const, properties: [] },
-      { key: 'a/memory/double-resume', wiring: 'a', store: 'memory', scenario: 'double-resume' as const, properties: [] },
-    ];
+    const units = scenarios.map((scenario) => ({ key: `a/memory/${scenario}`, wiring: 'a', store: 'memory', scenario, properties: [] }));
     progress.planned(target, units);
+    return { lines, progress, target, units };
+  };
+
+  it('says how much of the expected work is done, weighing each unit by its cost, not counting units', () => {
+    const { lines, progress, target, units } = planned('replay', 'double-resume');
     progress.started(target, units[0]!);
     progress.finished(target, [unit('1.0', 'a', 'replay', 12)]);
     progress.started(target, units[1]!);
@@ -60,15 +63,7 @@ describe('Progress', () => {
   });
 
   it('tells the time left once enough of the work is done, from how fast it went', () => {
-    const lines: string[] = [];
-    const io = { out: () => {}, err: (text: string) => void lines.push(text) };
-    const target = { framework: 'lg', version: '1.0', spec: 'lg' };
-    const progress = new Progress(io, false, [target], new CostEstimate(earlier));
-    const units = [
-      { key: 'a/memory/double-resume', wiring: 'a', store: 'memory', scenario: 'double-resume' as const, properties: [] },
-      { key: 'a/memory/replay', wiring: 'a', store: 'memory', scenario: 'replay' as const, properties: [] },
-    ];
-    progress.planned(target, units);
+    const { lines, progress, target, units } = planned('double-resume', 'replay');
     progress.finished(target, [unit('1.0', 'a', 'double-resume', 8000)]);
     progress.started(target, units[1]!);
     expect(lines[0]).toMatch(/^\[2\/2\] lg@1\.0 a memory replay · \d+:\d\d elapsed, 99% done, ETA \d+:\d\d\n$/);

@@ -5,6 +5,7 @@
 // decide anything.
 import type { Io } from '../commands/command.js';
 import type { ResultCell } from '../results.js';
+import { shortVerdict } from '../render/verdict.js';
 import type { CostEstimate } from './estimate.js';
 import type { Unit } from './protocol.js';
 import type { Target } from './pool.js';
@@ -82,7 +83,7 @@ export class Progress {
       if (this.#verbose) {
         const mine = cells.filter((c) => unitKey(c) === key);
         const { schedules, ms } = mine[0]!;
-        const verdicts = mine.map((c) => `${c.property} ${c.verdict === 'not-applicable' ? 'n/a' : c.verdict}`).join(', ');
+        const verdicts = mine.map((c) => `${c.property} ${shortVerdict(c.verdict)}`).join(', ');
         this.#io.err(`  done ${targetKey(target)} ${key.replace(/\//g, ' ')}: ${schedules} schedule${schedules === 1 ? '' : 's'}${ms === undefined ? '' : ` in ${(ms / 1000).toFixed(1)} s`} (${verdicts})\n`);
       }
       this.#done++;

@@ -3,18 +3,17 @@
 // then the cells that failed, errored or timed out, a line each, up to a limit.
 import type { ResultCell } from '../results.js';
 import { md } from './markdown.js';
-import { VERDICTS, verdictCell } from './verdict.js';
+import { shortVerdict, verdictCell, verdictCounts, VERDICTS } from './verdict.js';
 
 /** Cells listed by name below the table, at most. */
 const LISTED = 20;
 
 export function stepSummary(targets: readonly { framework: string; version: string }[], cells: readonly ResultCell[]): string {
-  const heads = ['version', 'cells', ...VERDICTS.map((v) => (v === 'not-applicable' ? 'n/a' : v))];
+  const heads = ['version', 'cells', ...VERDICTS.map(shortVerdict)];
   const lines = ['### approval-conformance', '', `| ${heads.join(' | ')} |`, `|${heads.map(() => '---|').join('')}`];
   for (const t of targets) {
     const mine = cells.filter((c) => c.framework === t.framework && c.version === t.version);
-    const counts = VERDICTS.map((v) => String(mine.filter((c) => c.verdict === v).length || ''));
-    lines.push(`| ${md(`${t.framework}@${t.version}`)} | ${mine.length} | ${counts.join(' | ')} |`);
+    lines.push(`| ${md(`${t.framework}@${t.version}`)} | ${mine.length} | ${verdictCounts(mine).join(' | ')} |`);
   }
   const bad = cells.filter((c) => c.verdict === 'fail' || c.verdict === 'error' || c.verdict === 'timeout');
   if (bad.length > 0) {

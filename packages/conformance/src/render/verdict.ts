@@ -22,6 +22,13 @@ export function provenAfter(v: Shown): string {
 /** Every verdict, in the order tables list them. */
 export const VERDICTS = ['pass', 'fail', 'allowed', 'not-applicable', 'error', 'timeout'] as const;
 
+/** A verdict's short name, as columns and tallies show it: `n/a` for not-applicable. */
+export const shortVerdict = (verdict: string) => (verdict === 'not-applicable' ? 'n/a' : verdict);
+
+/** Per verdict, in `VERDICTS` order, how many of `cells` have it, or '' for none: a table row's counts. */
+export const verdictCounts = (cells: readonly { readonly verdict: string }[]) =>
+  VERDICTS.map((v) => String(cells.filter((c) => c.verdict === v).length || ''));
+
 /** `3 pass, 1 fail`: how many cells have each verdict, leaving out the verdicts none has. */
 export function tallyVerdicts(cells: readonly { readonly verdict: string }[], name: (verdict: string) => string = (v) => v): string {
   return VERDICTS.flatMap((v) => {
