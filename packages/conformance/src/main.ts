@@ -1,6 +1,7 @@
 // The CLI's dispatcher, separate from the process so tests can run it in-process.
 import { bisectCommand } from './commands/bisect.js';
 import { diffCommand } from './commands/diff.js';
+import { mergeCommand } from './commands/merge.js';
 import { modelCommand } from './commands/model.js';
 import { regressionCommand } from './commands/regression.js';
 import { replayCommand } from './commands/replay.js';
@@ -11,7 +12,7 @@ import { fsProblem } from './fs-problem.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, bisectCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, bisectCommand, mergeCommand, reportCommand];
 
 /** The command that runs when none is named: the runner, which with no options runs the default matrix. */
 const DEFAULT_COMMAND = runCommand;

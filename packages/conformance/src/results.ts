@@ -64,6 +64,17 @@ export interface RunOptions {
   readonly reduce: boolean | readonly ('commute' | 'source-sets' | 'bound' | 'symmetry')[];
 }
 
+/** A shard's part of a split run (`run --shard I/N`): which part, and the whole split, for `merge` to check. */
+export interface ShardInfo {
+  /** 1-based. */
+  readonly index: number;
+  readonly count: number;
+  /** A digest of the suite, the options and the whole split: the shards of one run share it. */
+  readonly plan: string;
+  /** Every unit of the plan in plan order, with the shard that runs it: `framework@version` → [[unit key, shard]]. */
+  readonly units: Readonly<Record<string, readonly (readonly [string, number])[]>>;
+}
+
 export interface ResultsFile {
   readonly schemaVersion: 1 | 2;
   readonly environment?: Environment;
@@ -77,6 +88,8 @@ export interface ResultsFile {
   readonly complete?: boolean;
   /** The options the cells were run with (filters and exploration): a resumed run must use the same. */
   readonly options?: RunOptions;
+  /** Set on one shard's results; a merge of all the shards has none. */
+  readonly shard?: ShardInfo;
   readonly cells: readonly ResultCell[];
 }
 

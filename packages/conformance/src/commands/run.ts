@@ -9,7 +9,8 @@ import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, SCENARIOS, type ExploreOp
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
-import { runPool, type Target } from '../matrix/pool.js';
+import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
+import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../matrix/shard.js';
 import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
 import { writeReports } from '../render/reports.js';
@@ -17,7 +18,7 @@ import { renderTarget } from '../render/run-tables.js';
 import { stepSummary } from '../render/step-summary.js';
 import { textTable } from '../render/table.js';
 import { shortVerdict, verdictCounts, VERDICTS } from '../render/verdict.js';
-import type { ResultCell, RunOptions } from '../results.js';
+import type { ResultCell, RunOptions, ShardInfo } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -56,6 +57,10 @@ Options:
                      (default reports/ for the default matrix, none otherwise)
   --resume           continue the run in --json FILE or DIR/results.json:
                      finished cells are kept, not run again
+  --shard I/N        run only this machine's share of the units (1 ≤ I ≤ N),
+                     split the same way on every machine, balanced by what
+                     each unit cost in the published results; needs --json
+                     or --out. Combine the N results with 'merge'
   --jobs N           worker processes at once (default: ${availableParallelism()}, the cores)
   --timeout S        seconds one scenario may run on a wiring and store before
                      it is stopped and reads timeout (default ${DEFAULT_TIMEOUT_S})
@@ -114,6 +119,7 @@ export const runCommand: Command = {
       json: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'boolean' },
+      shard: { type: 'string' },
       jobs: { type: 'string' },
       timeout: { type: 'string' },
       'fail-on': { type: 'string' },
@@ -178,9 +184,14 @@ export const runCommand: Command = {
     const wirings = list('--wiring', values.wiring, [...new Set(shapes.flatMap((s) => s.wirings))]);
     const stores = list('--store', values.store, [...new Set(shapes.flatMap((s) => s.stores))]);
 
-    const outDir = values.out !== undefined ? resolve(values.out) : matrix ? resolve('reports') : undefined;
+    const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    // One shard's results are not the published matrix: they go where they are asked to, never into reports/.
+    const outDir = values.out !== undefined ? resolve(values.out) : matrix && !shard ? resolve('reports') : undefined;
     const jsonFile = values.json !== undefined ? resolve(values.json) : outDir ? join(outDir, 'results.json') : undefined;
     if (values.resume && jsonFile === undefined) throw new UsageError('--resume needs the results to continue: give --json FILE or --out DIR.');
+    if (shard && jsonFile === undefined) {
+      throw new UsageError(`--shard ${shard.index}/${shard.count} needs somewhere to write its results for 'merge': give --json FILE or --out DIR.`);
+    }
     if (outDir) {
       const { mkdir } = await import('node:fs/promises');
       await mkdir(outDir, { recursive: true });
@@ -195,13 +206,39 @@ export const runCommand: Command = {
     // or else the published ones, read before this run replaces them: for the ETA, and to start the costliest
     // versions first, so that the workers end together.
     const estimate = await CostEstimate.from((await existing(jsonFile)) ?? (await publishedResults()));
-    const journal = await Journal.open(jsonFile, values.resume ?? false, { ...filters, mode: options.mode ?? 'exhaustive', ...withoutMode(options) });
+    const runOptions: RunOptions = { ...filters, mode: options.mode ?? 'exhaustive', ...withoutMode(options) };
+    const journal = await Journal.open(jsonFile, values.resume ?? false, runOptions);
     journal.plan(targets);
-    await journal.flush();
     const failedBefore = journal.failed();
-    const todo = targets
+    let todo = targets
       .filter((t) => !failedBefore.has(`${t.framework}@${t.version}`))
       .sort((a, b) => estimate.version(b.framework, b.version) - estimate.version(a.framework, a.version));
+    let done = journal.done();
+    if (!shard) journal.shard(undefined);
+    else {
+      const split = await splitPlan(shard, targets, { jobs, timeoutMs: timeoutS * 1000, filters, options, strictFilters: targets.length === 1 }, runOptions, journal.environment.suite);
+      journal.shard(split.info);
+      const mine = unitsOf(split.info.units, shard.index);
+      // A version that would not load is one unit, `*`: the shard it fell to records its error cells; the rest skip it.
+      for (const [key, reason] of split.failed) {
+        const target = targets.find((t) => `${t.framework}@${t.version}` === key)!;
+        if (!mine.has(key) || failedBefore.has(key)) continue;
+        journal.target({ framework: target.framework, version: target.version, spec: target.spec, packages: {}, error: reason });
+        await journal.add(loadFailedCells(target, filters, reason, options.mode));
+      }
+      todo = todo.filter((t) => mine.has(`${t.framework}@${t.version}`) && !split.failed.has(`${t.framework}@${t.version}`));
+      // Every unit of another shard counts as done here.
+      done = new Map(
+        Object.entries(split.info.units).map(([key, units]) => [
+          key,
+          new Set([...(done.get(key) ?? []), ...units.filter(([, s]) => s !== shard.index).map(([unit]) => unit)]),
+        ]),
+      );
+      const count = [...mine.values()].reduce((n, units) => n + units.size, 0);
+      const all = Object.values(split.info.units).reduce((n, units) => n + units.length, 0);
+      log(`Shard ${shard.index}/${shard.count}: ${count} of the plan's ${all} units, in ${mine.size} framework version${mine.size === 1 ? '' : 's'}.`);
+    }
+    await journal.flush();
     if (!quiet) {
       io.err(`Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`);
     }
@@ -214,7 +251,7 @@ export const runCommand: Command = {
         timeoutMs: timeoutS * 1000,
         filters,
         options,
-        done: journal.done(),
+        done,
         strictFilters: targets.length === 1,
       },
       {
@@ -256,8 +293,9 @@ export const runCommand: Command = {
       const stores = [...new Set(mine.map((c) => c.store))];
       io.out(renderTarget({ ...target!, wirings, stores, scenarios: chosen }, mine));
     } else {
-      io.out(summary(targets, cells));
+      io.out(summary(shard ? targets.filter((t) => cells.some((c) => c.framework === t.framework && c.version === t.version)) : targets, cells));
     }
+    if (shard) io.out(`\nShard ${shard.index}/${shard.count} done. Combine the ${shard.count} shards' results with: approval-conformance merge FILE... --out DIR\n`);
     if (outDir) {
       const written = await writeReports(
         outDir,
@@ -275,6 +313,38 @@ export const runCommand: Command = {
     return broken.length > 0 ? 1 : 0;
   },
 };
+
+/**
+ * The split for `run --shard`: every version's units (each loaded once, in a worker, to list them), dealt out by what
+ * each cost in the published results, which every machine of one run reads from the same commit.
+ */
+async function splitPlan(
+  shard: Shard,
+  targets: readonly Target[],
+  pool: Parameters<typeof planTargets>[1],
+  options: RunOptions,
+  suite: string,
+): Promise<{ info: ShardInfo; failed: Map<string, string> }> {
+  const plans = await planTargets(targets, pool);
+  const costs = await CostEstimate.from(await publishedResults());
+  const failed = new Map<string, string>();
+  const plan = targets.map((t) => {
+    const key = `${t.framework}@${t.version}`;
+    const planned = plans.get(key)!;
+    if ('error' in planned) {
+      failed.set(key, planned.error);
+      return { target: key, units: ['*'] };
+    }
+    return { target: key, units: planned.units.map((u) => u.key) };
+  });
+  const units = assignShards(plan, shard.count, (target, unit) => {
+    if (unit === '*') return 0;
+    const [wiring, store, scenario] = unit.split('/') as [string, string, string];
+    const at = target.lastIndexOf('@');
+    return costs.unit(target.slice(0, at), target.slice(at + 1), { wiring, store, scenario: scenario as ScenarioId });
+  });
+  return { info: { index: shard.index, count: shard.count, plan: planDigest(suite, options, shard.count, units), units }, failed };
+}
 
 /** `file`, if there is one. */
 async function existing(file: string | undefined): Promise<string | undefined> {

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { arch, availableParallelism, platform, release } from 'node:os';
 import semver from 'semver';
 import { FRAMEWORK_NAMES } from '../frameworks.js';
-import { readResults, writeResults, type Environment, type ResultCell, type ResultTarget, type RunOptions } from '../results.js';
+import { readResults, writeResults, type Environment, type ResultCell, type ResultTarget, type RunOptions, type ShardInfo } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { unitKey } from './protocol.js';
 
@@ -16,7 +16,7 @@ export async function environment(): Promise<Environment> {
 const targetKey = (t: { framework: string; version: string }) => `${t.framework}@${t.version}`;
 
 /** Frameworks in the registry's order, versions oldest first; a version that is not semver (a file: build) last. */
-function compareTargets(a: { framework: string; version: string }, b: { framework: string; version: string }) {
+export function compareTargets(a: { framework: string; version: string }, b: { framework: string; version: string }) {
   const byName = FRAMEWORK_NAMES.indexOf(a.framework) - FRAMEWORK_NAMES.indexOf(b.framework);
   if (byName !== 0) return byName;
   const [va, vb] = [semver.valid(a.version), semver.valid(b.version)];
@@ -35,6 +35,10 @@ export class Journal {
   #planned: string[] = [];
   #complete = false;
   #options: RunOptions | undefined;
+  #shard: ShardInfo | undefined;
+  /** The shard the resumed file was (undefined: not a shard, or not resumed). */
+  #resumedShard: ShardInfo | undefined;
+  #resumed = false;
 
   private constructor(file: string | undefined, env: Environment, started: string) {
     this.#file = file;
@@ -59,6 +63,9 @@ export class Journal {
     }
     const journal = new Journal(file, env, previous.started ?? new Date().toISOString());
     journal.#options = options;
+    journal.#resumed = true;
+    journal.#resumedShard = previous.shard;
+    journal.#shard = previous.shard;
     journal.#planned = [...(previous.planned ?? [])];
     for (const target of previous.targets ?? []) journal.#targets.set(targetKey(target), target);
     for (const cell of previous.cells) {
@@ -67,6 +74,19 @@ export class Journal {
       journal.#cells.set(targetKey(cell), list);
     }
     return journal;
+  }
+
+  /** Which shard of a split run these results are (undefined: the whole run); a resumed run must be the same part. */
+  shard(shard: ShardInfo | undefined): void {
+    if (this.#resumed && this.#resumedShard?.plan !== shard?.plan) {
+      const was = this.#resumedShard ? `shard ${this.#resumedShard.index}/${this.#resumedShard.count} of another plan` : 'not a shard';
+      const now = shard ? `shard ${shard.index}/${shard.count}` : 'the whole run';
+      throw new UsageError(`${this.#file} is ${was}; this run is ${now}. Resume it with the --shard it was run with (and the same frameworks and options), or write to a new file.`);
+    }
+    if (this.#resumed && this.#resumedShard && shard && this.#resumedShard.index !== shard.index) {
+      throw new UsageError(`${this.#file} is shard ${this.#resumedShard.index}/${this.#resumedShard.count}; resume it with --shard ${this.#resumedShard.index}/${this.#resumedShard.count}, not ${shard.index}/${shard.count}.`);
+    }
+    this.#shard = shard;
   }
 
   /** Unit keys finished per target, for the workers to skip. */
@@ -146,6 +166,7 @@ export class Journal {
         targets: this.targets(),
         planned: [...this.#planned].sort((a, b) => compareTargets(parse(a), parse(b))),
         ...(this.#options ? { options: this.#options } : {}),
+        ...(this.#shard ? { shard: this.#shard } : {}),
         ...(this.#complete ? { complete: true } : {}),
         cells: this.cells(),
       }),

@@ -71,7 +71,7 @@ export function unfinishedCells(target: Target, unit: Pick<Unit, 'wiring' | 'sto
 }
 
 /** Error cells for a version that never loaded: one per scenario and property, on every wiring and store (`*`). */
-function loadFailedCells(target: Target, filters: WorkerTask['filters'], reason: string, mode: ExploreOptions['mode']) {
+export function loadFailedCells(target: Target, filters: WorkerTask['filters'], reason: string, mode: ExploreOptions['mode']) {
   return filters.scenarios.flatMap((scenario: ScenarioId) => {
     const properties = SCENARIOS.get(scenario)!.properties.filter((p: PropertyId) => filters.properties?.includes(p) ?? true);
     return unfinishedCells(target, { wiring: '*', store: '*', scenario, properties }, 'error', reason, mode);
@@ -244,4 +244,63 @@ export async function runPool(targets: readonly Target[], pool: PoolOptions, eve
     for (let target = queue.shift(); target; target = queue.shift()) await runTarget(target, pool, events);
   });
   await Promise.all(lanes);
+}
+
+/** A version's units in plan order, or why it would not load. */
+export type Planned = { readonly units: readonly Unit[] } | { readonly error: string };
+
+/**
+ * Every target's plan, without running anything (for `run --shard`, which must see the whole matrix to split it):
+ * each version is loaded in a worker of its own, `jobs` at a time, and says which units it has.
+ */
+export async function planTargets(targets: readonly Target[], pool: Omit<PoolOptions, 'done'>): Promise<Map<string, Planned>> {
+  const plans = new Map<string, Planned>();
+  const queue = [...targets];
+  const lanes = Array.from({ length: Math.max(1, Math.min(pool.jobs, queue.length)) }, async () => {
+    for (let target = queue.shift(); target; target = queue.shift()) plans.set(`${target.framework}@${target.version}`, await planTarget(target, pool));
+  });
+  await Promise.all(lanes);
+  return plans;
+}
+
+function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Planned> {
+  const { file, execArgv } = workerCommand();
+  return new Promise<Planned>((resolve, reject) => {
+    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    let planned: Planned | undefined;
+    const timer =
+      pool.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            planned ??= { error: `installing or importing it ran past --timeout ${Math.round(pool.timeoutMs! / 1000)}s` };
+            child.kill('SIGKILL');
+          }, pool.timeoutMs);
+    child.on('message', (message: WorkerMessage) => {
+      if (message.type === 'plan') planned ??= { units: message.units };
+      else if (message.type === 'load-failed') planned ??= { error: message.message };
+      else if (message.type === 'bad-filter') {
+        child.kill('SIGKILL');
+        reject(new UsageError(message.message));
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const said = tail(stderr);
+      resolve(planned ?? { error: `the worker process ${signal ? `was killed (${signal})` : `exited with code ${code}`}${said ? `: ${said}` : ''}` });
+    });
+    const task: WorkerTask = {
+      framework: target.framework,
+      version: target.version,
+      ...(target.source === undefined ? {} : { source: target.source }),
+      filters: pool.filters,
+      options: pool.options,
+      skip: [],
+      strictFilters: pool.strictFilters,
+      planOnly: true,
+    };
+    child.send(task);
+  });
 }

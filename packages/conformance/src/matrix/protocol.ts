@@ -19,6 +19,8 @@ export interface WorkerTask {
   readonly skip: readonly string[];
   /** Report a wiring or store filter this version lacks as bad input, rather than run nothing. */
   readonly strictFilters: boolean;
+  /** Only say what the version's units are (`plan`), then stop: the runner is splitting the matrix into shards. */
+  readonly planOnly?: boolean;
 }
 
 /** One exploration: a scenario on a wiring and store, judged on its properties. */

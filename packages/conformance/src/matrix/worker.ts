@@ -31,6 +31,7 @@ async function work(task: WorkerTask): Promise<void> {
   }
   const units = planUnits(adapter, task.filters);
   await send({ type: 'plan', packages, units });
+  if (task.planOnly) return;
   for (const unit of units) {
     if (task.skip.includes(unit.key)) continue;
     await send({ type: 'start', key: unit.key });
