@@ -2,7 +2,7 @@
 // loaded through a small shim there. npm picks the @langchain/core peer line the version asks for; the SQLite saver
 // is the newest one whose checkpoint peer the version's own checkpoint dependency satisfies; better-sqlite3 is the
 // workspace's own build, linked in (scripts being off, nothing native is built in the cache).
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -103,8 +103,8 @@ export async function installedLib(
   if (!local && !semver.valid(version)) throw new InstallError(`'${version}' is not a version; give an exact one, like 1.7.3`);
   const folder = local ? localFolder(local) : `langgraph@${version}`;
   if (readyWith(folder, SHIM_VERSION)) return libOf(await installIsolated<Shim>(cached(folder), log), folder);
-  // Anything else in the folder (an older shim's install, a failed one) is installed again.
-  rmSync(join(isolatedFolder(folder), 'ready.json'), { force: true });
+  // Anything else in the folder (an older shim's install, a failed one) is installed again, under the entry's lock
+  // (`reuse`), so that a run finishing the same install meanwhile is used, not undone.
 
   const manifest = local ?? (await npmView<Manifest>(`${LANGGRAPH}@${version}`, ['dependencies', 'peerDependencies']));
   if (!manifest) throw new InstallError(`${LANGGRAPH}@${version} is not published`);
@@ -133,6 +133,7 @@ export async function installedLib(
         // One native build, the workspace's: the savers ask for 9, 11 or 12, and 12 has the same API.
         manifest: { dependencies, overrides: { 'better-sqlite3': `file:${builtBetterSqlite()}` } },
         ready: { version, saver: saver ?? null, postgresSaver: pgSaver ?? null, shim: SHIM_VERSION },
+        reuse: (ready) => ready['shim'] === SHIM_VERSION,
       },
       log,
     ),

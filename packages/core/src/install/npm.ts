@@ -2,13 +2,14 @@
 // a small shim module written there. Adapters say what to install and what the shim exports; this does the rest.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import semver from 'semver';
+import { removeLeftovers, scratchPath, scratchToken, withEntryLock } from './lock.js';
 
 const run = promisify(execFile);
 
@@ -45,25 +46,35 @@ export interface Isolated {
   readonly manifest: Record<string, unknown>;
   /** The shim module's source: what the adapter imports from the folder. */
   readonly shim: string;
-  /** Written to ready.json once the install loaded. */
+  /** Written to ready.json with the install, which marks it finished; removed again if the shim does not load. */
   readonly ready?: Record<string, unknown>;
+  /**
+   * Whether a finished install can be used, from its ready.json; one it refuses is installed again, under the lock.
+   * Default: any finished install.
+   */
+  readonly reuse?: (ready: Record<string, unknown>) => boolean;
+  /**
+   * Fills the folder (its package.json written) in place of `npm install --ignore-scripts`: for tests, which must not
+   * reach the registry. The folder is a scratch one beside the entry, renamed into place once this is done.
+   */
+  readonly install?: (dir: string) => Promise<void>;
 }
 
 /** The folder a spec installs into. */
 export const isolatedFolder = (folder: string) => join(cacheRoot(), folder);
 
-/**
- * Installs into the cache once (a folder with ready.json is reused) and imports the shim. A failed install leaves
- * no ready.json, so the next run starts over.
- */
-export async function installIsolated<T>(spec: Isolated, log: (line: string) => void): Promise<T> {
-  const dir = isolatedFolder(spec.folder);
-  const load = async () => (await import(pathToFileURL(join(dir, 'shim.mjs')).href)) as T;
-  if (existsSync(join(dir, 'ready.json'))) return load();
-  log(`installing ${spec.what} into ${dir} (scripts disabled)`);
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module', ...spec.manifest }, null, 2));
+/** The entry's ready.json when it holds a finished install that `spec` will use. */
+function finished(dir: string, spec: Isolated): boolean {
+  let ready: Record<string, unknown>;
+  try {
+    ready = JSON.parse(readFileSync(join(dir, 'ready.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  return spec.reuse === undefined || spec.reuse(ready);
+}
+
+async function npmInstall(dir: string, what: string): Promise<void> {
   try {
     await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: dir,
@@ -71,12 +82,69 @@ export async function installIsolated<T>(spec: Isolated, log: (line: string) => 
     });
   } catch (error) {
     const text = String((error as { stderr?: string }).stderr ?? error).trim().split('\n').slice(0, 3).join(' ');
-    throw new InstallError(`npm install of ${spec.what} failed: ${text}`);
+    throw new InstallError(`npm install of ${what} failed: ${text}`);
   }
-  await writeFile(join(dir, 'shim.mjs'), spec.shim);
-  const loaded = await load();
-  await writeFile(join(dir, 'ready.json'), JSON.stringify(spec.ready ?? {}) + '\n');
-  return loaded;
+}
+
+/**
+ * Installs into the cache once (a folder with ready.json is reused) and imports the shim. Safe with other processes
+ * installing into the same cache: the entry is locked while it is installed (see lock.ts), so two runs that want the
+ * same version install it once and both load that install, and different versions install in parallel. An install
+ * is made in a scratch folder beside the entry, ready.json and all, and renamed into place whole, so the entry is
+ * never half written; one whose shim then fails to import loses its ready.json, so the next run starts over.
+ */
+export async function installIsolated<T>(spec: Isolated, log: (line: string) => void): Promise<T> {
+  const root = cacheRoot();
+  const dir = join(root, spec.folder);
+  const load = async () => (await import(pathToFileURL(join(dir, 'shim.mjs')).href)) as T;
+  if (finished(dir, spec)) return load();
+  const installed = await withEntryLock(
+    root,
+    spec.folder,
+    async () => {
+      // Another process may have installed it while this one waited for the lock.
+      if (finished(dir, spec)) return undefined;
+      for (const name of await removeLeftovers(root, spec.folder)) log(`removed ${join(root, name)}, left by a run that stopped`);
+      log(`installing ${spec.what} into ${dir} (scripts disabled)`);
+      const token = scratchToken();
+      // Beside the entry, at the same depth, so that the relative links npm makes still resolve once it is renamed.
+      const partial = scratchPath(root, spec.folder, token, 'partial');
+      const old = scratchPath(root, spec.folder, token, 'old');
+      try {
+        await mkdir(partial, { recursive: true });
+        await writeFile(join(partial, 'package.json'), JSON.stringify({ private: true, type: 'module', ...spec.manifest }, null, 2));
+        if (spec.install) {
+          try {
+            await spec.install(partial);
+          } catch (error) {
+            throw new InstallError(`install of ${spec.what} failed: ${(error as Error).message ?? String(error)}`);
+          }
+        } else {
+          await npmInstall(partial, spec.what);
+        }
+        await writeFile(join(partial, 'shim.mjs'), spec.shim);
+        await writeFile(join(partial, 'ready.json'), JSON.stringify(spec.ready ?? {}) + '\n');
+        // An unfinished or refused install in the way is moved aside first: the entry is swapped, never merged.
+        await rename(dir, old).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        });
+        await rename(partial, dir);
+      } finally {
+        await rm(partial, { recursive: true, force: true });
+        await rm(old, { recursive: true, force: true });
+      }
+      // Loaded with the lock still held, so that a shim that fails to import is marked unfinished before anyone else
+      // can start on the entry.
+      try {
+        return { lib: await load() };
+      } catch (error) {
+        await rm(join(dir, 'ready.json'), { force: true });
+        throw error;
+      }
+    },
+    { log },
+  );
+  return installed ? installed.lib : load();
 }
 
 /**
