@@ -8,7 +8,8 @@
 //   pnpm bench:stores replay tamper --max 0                       whole spaces (--max 0: no bound)
 //
 // PostgreSQL comes from APPROVAL_CONFORMANCE_POSTGRES, or a throwaway server scripts/postgres.sh starts.
-import { exploreCell, SCENARIOS, testPostgres, type Adapter } from '@approval-conformance/core';
+import { exploreCell, SCENARIOS, type Adapter } from '@approval-conformance/core';
+import { testPostgres } from '@approval-conformance/testkit';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';
 import { langgraphAdapter, pinnedLib } from '@approval-conformance/adapter-langgraph';
 

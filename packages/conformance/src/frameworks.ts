@@ -96,6 +96,13 @@ async function installing<T>(name: string, version: string, pinned: readonly str
   }
 }
 
+/**
+ * Pinned versions load from the workspace's pin packages, which are never published: an installed suite installs
+ * them on demand like any other version, and says so.
+ */
+const notPinnedHere = (name: string, version: string) =>
+  `${name}@${version} is pinned only in the suite's workspace; here it installs on demand (once), like any other version`;
+
 const REFERENCE: Framework = {
   name: 'reference',
   pinned: ['0.0.0'],
@@ -137,10 +144,9 @@ const LANGGRAPH: Framework = {
   async load(version, log, source) {
     const lg = await import('@approval-conformance/adapter-langgraph');
     const line = source === undefined ? lg.PINNED_VERSIONS[version] : undefined;
-    const lib =
-      line !== undefined
-        ? await lg.pinnedLib(line)
-        : await installing('langgraph', version, this.pinned, () => lg.installedLib(version, log, source));
+    const pinned = line === undefined ? undefined : await lg.pinnedLibIfPresent(line);
+    if (line !== undefined && pinned === undefined) log(notPinnedHere('langgraph', version));
+    const lib = pinned ?? (await installing('langgraph', version, this.pinned, () => lg.installedLib(version, log, source)));
     return { adapter: await lg.langgraphAdapter(lib), packages: packageVersions(lib.dir, LANGGRAPH_PACKAGES) };
   },
 };
@@ -171,12 +177,13 @@ const AI: Framework = {
   async load(version, log, source) {
     const sdk = await import('@approval-conformance/adapter-ai-sdk');
     const line = source === undefined ? sdk.PINNED_VERSIONS[version] : undefined;
+    const pinned = line === undefined ? undefined : await sdk.pinnedLibIfPresent(line);
+    if (line !== undefined && pinned === undefined) log(notPinnedHere('ai', version));
     const lib =
-      line !== undefined
-        ? await sdk.pinnedLib(line)
-        : source !== undefined
-          ? await installing('ai', version, this.pinned, () => sdk.localLib(source, log))
-          : await installing('ai', version, this.pinned, () => sdk.installedLib(version, log));
+      pinned ??
+      (source !== undefined
+        ? await installing('ai', version, this.pinned, () => sdk.localLib(source, log))
+        : await installing('ai', version, this.pinned, () => sdk.installedLib(version, log)));
     return { adapter: await sdk.aiSdkAdapter(lib), packages: packageVersions(lib.dir, AI_PACKAGES) };
   },
 };

@@ -9,5 +9,5 @@ export * from './scenarios/index.js';
 export * from './explore/index.js';
 export type * from './adapter.js';
 export * from './install/npm.js';
-export { skipStore, testPostgres } from './testing/postgres.js';
+export { isMissingPackage, optionalPackage } from './install/optional.js';
 export { WORKER_TAG_ENV, worldNamePrefix } from './server-names.js';

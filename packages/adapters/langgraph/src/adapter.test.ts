@@ -7,12 +7,11 @@ import {
   replaySelector,
   runWorld,
   SCENARIOS,
-  skipStore,
-  testPostgres,
   worldNamePrefix,
   type Adapter,
   type PropertyVerdict,
 } from '@approval-conformance/core';
+import { skipStore, testPostgres } from '@approval-conformance/testkit';
 import { langgraphAdapter } from './adapter.js';
 import { pinnedLib } from './lib.js';
 

@@ -1,7 +1,8 @@
 // The PostgreSQL worlds' schemas: rows copied out and back exactly, a schema per world that is gone after it, and
 // connections handed on only when idle and closed when the cell is released.
 import { afterAll, describe, expect, it } from 'vitest';
-import { skipStore, testPostgres, worldNamePrefix } from '@approval-conformance/core';
+import { worldNamePrefix } from '@approval-conformance/core';
+import { skipStore, testPostgres } from '@approval-conformance/testkit';
 import { connect, dropSchema, dumpSchema, loadSchema, newSchemaName, releaseConnections, takeConnection } from './pg-schema.js';
 
 describe.skipIf(skipStore('postgres'))('PostgreSQL world schemas', () => {

@@ -18,7 +18,7 @@ import {
   type Switches,
 } from '@approval-conformance/core';
 import { referenceAdapter, STORES } from './adapter.js';
-import { skipStore } from '@approval-conformance/core';
+import { skipStore } from '@approval-conformance/testkit';
 import { WIRINGS } from './wirings.js';
 
 const doubleResume = SCENARIOS.get('double-resume')!;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { replaySchedule, SCENARIOS } from '@approval-conformance/core';
 import { referenceAdapter, STORES } from './adapter.js';
-import { skipStore } from '@approval-conformance/core';
+import { skipStore } from '@approval-conformance/testkit';
 
 describe.each(STORES)('the setup snapshot on the %s store', (store) => {
   it.skipIf(skipStore(store))('gives the history a full run gives', async () => {

@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-// The repository's script: three levels up from this folder, in src/ and in dist/ alike.
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/postgres.sh', import.meta.url));
+// The repository's script: this package is never built or published, so it always runs from packages/testkit/src.
+const SCRIPT = fileURLToPath(new URL('../../../scripts/postgres.sh', import.meta.url));
 
 function find(): { readonly url?: string; readonly reason?: string } {
   if (process.env['APPROVAL_CONFORMANCE_POSTGRES']) return { url: process.env['APPROVAL_CONFORMANCE_POSTGRES'] };

@@ -1,0 +1,144 @@
+// The programmatic API: `run(options)` runs the CLI's own `run` command in-process (worker processes and all) and
+// resolves to the results file it wrote, read back and checked like any other; `readResults(path)` reads one written
+// earlier. A thin layer over the command on purpose: one code path, so the API and the CLI cannot disagree.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { FRAMEWORK_NAMES } from './frameworks.js';
+import { main } from './main.js';
+import { readResults as readResultsFile, type ResultsFile } from './results.js';
+import { UsageError } from './usage-error.js';
+
+/** One value, or several: a list is what the CLI takes comma-separated. */
+type OneOrMore = string | readonly string[];
+
+type Reduction = 'commute' | 'source-sets' | 'bound' | 'symmetry';
+
+/** `run`'s options: each is the `run` flag of the same name (see `approval-conformance run --help`), in camelCase. */
+export interface RunOptions {
+  /**
+   * Framework specs: `reference`, `ai@7.0.173`, `langgraph@^1.2`, `ai@file:PATH`. Default: every framework over its
+   * default versions (the published matrix); unlike the CLI, no reports are written unless `out` is given.
+   */
+  readonly framework?: OneOrMore;
+  readonly wiring?: OneOrMore;
+  readonly store?: OneOrMore;
+  readonly scenario?: OneOrMore;
+  readonly property?: OneOrMore;
+  /** Also keep the results in this file (written as the run goes). Default: a temporary file, removed at the end. */
+  readonly json?: string;
+  /** Also write the reports (Markdown, HTML and results.json) into this folder. */
+  readonly out?: string;
+  /** Continue the run in `json` (or `out`/results.json) without running finished units again. */
+  readonly resume?: boolean;
+  /** Worker processes at once (default: the number of cores). */
+  readonly jobs?: number;
+  /** Seconds one scenario may run on a wiring and store before it reads `timeout` (default 1800). */
+  readonly timeout?: number;
+  /** Sample this many random schedules per cell instead of exploring every one. */
+  readonly sampled?: number;
+  readonly seed?: number;
+  readonly maxSchedules?: number;
+  /** The explorer's reductions: all but `bound` (true, the default), none (false), or these. */
+  readonly reduce?: boolean | readonly Reduction[];
+  /** A PostgreSQL server for the `postgres` store. */
+  readonly postgres?: string;
+  /** No progress lines (default true). With false, progress goes to `stderr`. */
+  readonly quiet?: boolean;
+  /** Where the command's tables go (what the CLI prints on stdout). Default: nowhere. */
+  readonly stdout?: (text: string) => void;
+  /** Where progress goes when `quiet` is false. Default: process.stderr. */
+  readonly stderr?: (text: string) => void;
+}
+
+/** A run that could not be done: bad options (exit code 2), or a failure (1). The message is the CLI's. */
+export class ConformanceError extends Error {
+  override readonly name = 'ConformanceError';
+  constructor(
+    message: string,
+    /** The CLI's exit code for the same command. */
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The CLI's arguments for `options`, the results file aside. */
+export function runArgs(options: RunOptions): string[] {
+  const args: string[] = ['run'];
+  const list = (flag: string, value: OneOrMore | undefined) => {
+    if (value !== undefined) args.push(`--${flag}`, typeof value === 'string' ? value : value.join(','));
+  };
+  const number = (flag: string, value: number | undefined) => {
+    if (value !== undefined) args.push(`--${flag}`, String(value));
+  };
+  // No framework: every framework by name, which is the default matrix without its default of writing reports/.
+  list('framework', options.framework ?? FRAMEWORK_NAMES);
+  list('wiring', options.wiring);
+  list('store', options.store);
+  list('scenario', options.scenario);
+  list('property', options.property);
+  if (options.out !== undefined) args.push('--out', options.out);
+  if (options.resume) args.push('--resume');
+  number('jobs', options.jobs);
+  number('timeout', options.timeout);
+  number('sampled', options.sampled);
+  number('seed', options.seed);
+  number('max-schedules', options.maxSchedules);
+  if (options.reduce === false) args.push('--no-reduce');
+  else if (Array.isArray(options.reduce)) list('reduce', options.reduce.length === 0 ? 'none' : options.reduce);
+  if (options.postgres !== undefined) args.push('--postgres', options.postgres);
+  if (options.quiet ?? true) args.push('--quiet');
+  return args;
+}
+
+/** How the CLI starts an error line on stderr. */
+const PREFIX = 'approval-conformance: ';
+
+/** The CLI's error lines, without the prefix: what a rejected run says. */
+function errorLines(stderr: string): string {
+  const lines = stderr.split('\n').filter((line) => line.startsWith(PREFIX));
+  return lines.map((line) => line.slice(PREFIX.length)).join('\n');
+}
+
+/**
+ * Runs the suite, as `approval-conformance run` does, and resolves to its results. Rejects with a ConformanceError
+ * when the options are wrong or the run could not be done; cells that fail or err are results, not rejections.
+ */
+export async function run(options: RunOptions = {}): Promise<ResultsFile> {
+  if (options.resume && options.json === undefined && options.out === undefined) {
+    throw new ConformanceError('resume needs the results to continue: give json or out.', 2);
+  }
+  const temporary = options.json === undefined && options.out === undefined ? await mkdtemp(join(tmpdir(), 'approval-conformance-api-')) : undefined;
+  const file = temporary ? join(temporary, 'results.json') : resolve(options.json ?? join(options.out!, 'results.json'));
+  const args = runArgs(options);
+  if (options.json !== undefined || temporary) args.push('--json', file);
+  // Errors are kept for the rejection; only a run that is not quiet also shows what it writes to stderr.
+  let stderr = '';
+  const quiet = options.quiet ?? true;
+  const progress = options.stderr ?? ((text: string) => void process.stderr.write(text));
+  try {
+    const code = await main(args, {
+      out: options.stdout ?? (() => {}),
+      err: (text) => {
+        // The CLI writes whole lines; only its error lines are kept, not a long run's progress.
+        if (text.startsWith(PREFIX)) stderr += text;
+        if (!quiet) progress(text);
+      },
+    });
+    if (code !== 0) throw new ConformanceError(errorLines(stderr) || `the run ended with exit code ${code}`, code);
+    return await readResults(file);
+  } finally {
+    if (temporary) await rm(temporary, { recursive: true, force: true });
+  }
+}
+
+/** A results file written by `run` (the CLI's `--json`, or `json` above), checked against the results schema. */
+export async function readResults(path: string): Promise<ResultsFile> {
+  try {
+    return await readResultsFile(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw new ConformanceError(error.message, 2);
+    throw error;
+  }
+}
