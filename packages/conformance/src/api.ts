@@ -8,6 +8,7 @@ import { FRAMEWORK_NAMES } from './frameworks.js';
 import { main } from './main.js';
 import { readResults as readResultsFile, type ResultsFile } from './results.js';
 import { UsageError } from './usage-error.js';
+import { EXIT } from './exit-codes.js';
 
 /** One value, or several: a list is what the CLI takes comma-separated. */
 type OneOrMore = string | readonly string[];
@@ -51,7 +52,7 @@ export interface RunOptions {
   readonly stderr?: (text: string) => void;
 }
 
-/** A run that could not be done: bad options (exit code 2), or a failure (1). The message is the CLI's. */
+/** A run that could not be done: bad options (exit code 2), or a failure (3). The message is the CLI's. */
 export class ConformanceError extends Error {
   override readonly name = 'ConformanceError';
   constructor(
@@ -103,7 +104,8 @@ function errorLines(stderr: string): string {
 
 /**
  * Runs the suite, as `approval-conformance run` does, and resolves to its results. Rejects with a ConformanceError
- * when the options are wrong or the run could not be done; cells that fail or err are results, not rejections.
+ * when the options are wrong or the run could not be done; cells that fail or err (a version that would not install
+ * included) are results, not rejections.
  */
 export async function run(options: RunOptions = {}): Promise<ResultsFile> {
   if (options.resume && options.json === undefined && options.out === undefined) {
@@ -126,7 +128,12 @@ export async function run(options: RunOptions = {}): Promise<ResultsFile> {
         if (!quiet) progress(text);
       },
     });
-    if (code !== 0) throw new ConformanceError(errorLines(stderr) || `the run ended with exit code ${code}`, code);
+    // Exit code 3 with finished results is a version that would not install or import: its error cells are results.
+    if (code === EXIT.incomplete) {
+      const results = await readResults(file).catch(() => undefined);
+      if (results?.complete) return results;
+    }
+    if (code !== EXIT.done) throw new ConformanceError(errorLines(stderr) || `the run ended with exit code ${code}`, code);
     return await readResults(file);
   } finally {
     if (temporary) await rm(temporary, { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { replayCommand } from './commands/replay.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import type { Command, Io } from './commands/command.js';
+import { EXIT, exitCodesHelp } from './exit-codes.js';
 import { fsProblem } from './fs-problem.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
@@ -28,7 +29,8 @@ ${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
 
 With no command, runs '${DEFAULT_COMMAND.name}': with no options, the published default matrix, into reports/.
 Run 'approval-conformance <command> --help' for a command's options.
-`;
+
+${exitCodesHelp('run --fail-on, diff --exit-code or --fail-on, a replay that differed', 'a version would not install or import, error or timeout\n     cells with run --fail-on error, bisect at a version it cannot judge')}`;
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
@@ -53,21 +55,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`approval-conformance: ${error.message}\n`);
-      return 2;
+      return EXIT.usage;
     }
     if (error instanceof RunFailure) {
       io.err(`approval-conformance: ${error.message}\n`);
-      return 1;
+      return EXIT.incomplete;
     }
     const problem = fsProblem(error);
     if (problem !== undefined) {
       io.err(`approval-conformance: ${problem}\n`);
-      return 2;
+      return EXIT.usage;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`approval-conformance: internal error: ${message}. This is a bug in the suite; please report it (set APPROVAL_CONFORMANCE_DEBUG=1 for the stack).\n`);
     if (process.env['APPROVAL_CONFORMANCE_DEBUG']) io.err(`${(error as Error).stack}\n`);
-    return 1;
+    return EXIT.incomplete;
   }
 }
 

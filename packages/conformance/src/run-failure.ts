@@ -1,4 +1,4 @@
-/** The run could not be done (an install failed, say): one line on stderr, exit code 1, never a stack trace. */
+/** The run could not be done (an install failed, say): one line on stderr, exit code 3, never a stack trace. */
 export class RunFailure extends Error {
   override readonly name = 'RunFailure';
 }

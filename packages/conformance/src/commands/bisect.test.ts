@@ -21,7 +21,7 @@ describe('approval-conformance bisect', () => {
 
   it('stops at a release that will not install, naming it, rather than call it a change', async () => {
     const { code, err } = await cli('bisect', ...ARGS, '--range', '>=1.0.3 <=1.0.4');
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     expect(err).toMatch(/bisect stopped at flipping@1\.0\.3, which could not be judged \(error: could not install flipping@1\.0\.3: it was unpublished\)/);
   });
 

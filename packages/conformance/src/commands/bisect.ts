@@ -9,6 +9,7 @@ import { verdictCell } from '../render/verdict.js';
 import type { ResultCell } from '../results.js';
 import { RunFailure } from '../run-failure.js';
 import { UsageError } from '../usage-error.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance bisect --framework NAME --scenario S --property P [options]
@@ -18,7 +19,7 @@ property in one scenario changes, by binary search over its releases, and
 prints the two neighbouring versions with both verdicts. A version's verdict is
 the verdict of every wiring and store it runs (narrow it with --wiring and
 --store). A release that cannot be judged (it will not install, or a cell
-errors or times out) stops the search with its name and exit code 1. Like git
+errors or times out) stops the search with its name and exit code 3. Like git
 bisect, it finds one change: if the verdict changes more than once in the
 range, narrow --range.
 
@@ -34,7 +35,8 @@ Options:
   --max-schedules N  cut each exploration short (verdicts then say partial)
   --quiet            no progress on stderr
   -h, --help         show this help
-`;
+
+${exitCodesHelp('never (bisect reports what it found)', 'a release in the range cannot be judged (it will not install,\n     or a cell errors or times out)')}`;
 
 type Verdicts = string;
 
@@ -57,7 +59,7 @@ export const bisectCommand: Command = {
     });
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     if (positionals.length > 0) throw new UsageError(`bisect takes no arguments, got '${positionals[0]}'.`);
     for (const flag of ['framework', 'scenario', 'property'] as const) {
@@ -136,7 +138,7 @@ export const bisectCommand: Command = {
     if (first.verdicts === last.verdicts) {
       io.out(`${fw.name} ${versions[lo]} and ${versions[hi]} agree on ${scenario}/${property}: ${summarize(first.cells)}.\n` +
         `No change to find (it may have changed and changed back; narrow --range to look).\n`);
-      return 0;
+      return EXIT.done;
     }
     while (hi - lo > 1) {
       const mid = Math.floor((lo + hi) / 2);
@@ -145,7 +147,7 @@ export const bisectCommand: Command = {
     }
     const [before, after] = [versions[lo]!, versions[hi]!];
     io.out(report(fw.name, scenario, property, before, memo.get(before)!.cells, after, memo.get(after)!.cells, memo.size, versions.length));
-    return 0;
+    return EXIT.done;
   },
 };
 

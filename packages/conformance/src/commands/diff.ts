@@ -4,6 +4,7 @@ import { parseCommandArgs } from '../args.js';
 import { shortVerdict, tallyVerdicts, verdictCell } from '../render/verdict.js';
 import { readResults, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance diff A.json B.json [options]
@@ -41,10 +42,7 @@ Options:
                         maintainer's CI: a branch against a release)
   -h, --help            show this help
 
-Exit codes: 0 (with --exit-code: nothing changed; with --fail-on: nothing got
-worse), 1 (only with --exit-code or --fail-on: something changed or got worse),
-2 bad input.
-`;
+${exitCodesHelp('with --exit-code, something changed; with --fail-on, a cell\n     got worse (without either, diff exits 0)')}`;
 
 /** Verdicts that are a failure of the cell: what `--fail-on new-failures` counts when a cell reaches one. */
 const BAD = new Set(['fail', 'error', 'timeout']);
@@ -119,7 +117,7 @@ export const diffCommand: Command = {
     }
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     if (positionals.length !== 2) throw new UsageError(`diff takes two results files, A and B; see 'approval-conformance diff --help'.`);
     const stores = values['across-stores']?.split(',').map((s) => s.trim());
@@ -180,8 +178,8 @@ export const diffCommand: Command = {
       // A cell only in B that fails is new, so it counts as worse too.
       const worse = [...after].filter(([key, now]) => BAD.has(now.verdict) && !BAD.has(before.get(key)?.verdict ?? 'pass')).map(([key]) => key);
       io.out(worse.length === 0 ? 'No cell got worse.\n' : `${plural(worse.length, 'cell')} got worse: ${worse.slice(0, 5).join(', ')}${worse.length > 5 ? ', ...' : ''}.\n`);
-      if (worse.length > 0) return 1;
+      if (worse.length > 0) return EXIT.gate;
     }
-    return values['exit-code'] && lines.length > 0 ? 1 : 0;
+    return values['exit-code'] && lines.length > 0 ? EXIT.gate : EXIT.done;
   },
 };

@@ -12,7 +12,7 @@ const file = (name: string) => join(dir, name);
 const read = async (name: string) => JSON.parse(await readFile(file(name), 'utf8')) as ResultsFile;
 const write = (name: string, data: unknown) => writeFile(file(name), JSON.stringify(data));
 /** What must be equal between a single run and a merge: each cell's verdict, schedules, and counterexample length. */
-const outcomes = (r: ResultsFile) => r.cells.map((c) => [c.id, c.verdict, c.exhaustive, c.schedules, c.counterexample?.steps.length]);
+const outcomes = (r: ResultsFile) => r.cells.map((c) => [c.id, c.verdict, c.exhaustive, c.schedules, c.counterexample?.steps]);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ac-shards-'));

@@ -8,6 +8,7 @@ import { mergeShards } from '../merge.js';
 import { writeReports } from '../render/reports.js';
 import { readResults, writeResults } from '../results.js';
 import { UsageError } from '../usage-error.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance merge SHARD.json... --out DIR [--partial]
@@ -24,7 +25,8 @@ Options:
   --partial    merge even if shards are missing or did not finish; the
                results then say they are incomplete
   -h, --help   show this help
-`;
+
+${exitCodesHelp('never')}`;
 
 export const mergeCommand: Command = {
   name: 'merge',
@@ -38,7 +40,7 @@ export const mergeCommand: Command = {
     });
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     if (positionals.length === 0) throw new UsageError(`merge needs the shards' results files; see 'approval-conformance merge --help'.`);
     if (values.out === undefined) throw new UsageError('merge needs --out DIR: where to write the merged results.json and reports.');
@@ -68,6 +70,6 @@ export const mergeCommand: Command = {
       },
     );
     io.out(`Merged ${files.length} shard${files.length === 1 ? '' : 's'}: ${results.cells.length} cells${missing.length ? ' (incomplete)' : ''}.\nWrote ${join(dir, 'results.json')} and ${written.length} report files into ${dir}.\n`);
-    return 0;
+    return EXIT.done;
   },
 };

@@ -3,6 +3,7 @@ import { modelTable, switchesName, type InvariantVerdict, type ModelTable } from
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { textTable } from '../render/table.js';
 import { UsageError } from '../usage-error.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
 const MAX_TURNS = 6;
@@ -25,7 +26,8 @@ Options:
   --json      print the table as JSON
   --trace     print each violation's steps under the table
   -h, --help  show this help
-`;
+
+${exitCodesHelp('never (the design model is printed, whatever it finds)')}`;
 
 function cell(verdict: InvariantVerdict): string {
   return verdict.verdict === 'holds' ? 'holds' : `violated in ${verdict.traceStates} states`;
@@ -71,7 +73,7 @@ export const modelCommand: Command = {
     });
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     if (positionals.length > 0) throw new UsageError(`model takes no arguments, got '${positionals[0]}'.`);
     const turns = positiveInteger('--turns', values.turns, 2);
@@ -80,7 +82,7 @@ export const modelCommand: Command = {
     }
     const table = modelTable(turns);
     io.out(values.json ? JSON.stringify(toJson(table), null, 2) + '\n' : renderModelTable(table, values.trace ?? false));
-    return 0;
+    return EXIT.done;
   },
 };
 

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { UsageError } from '../usage-error.js';
 import { cellWithCounterexample, type ResultCell } from '../results.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance regression FILE --cell ID [--out TEST_FILE]
@@ -18,7 +19,8 @@ Options:
   --cell ID        the cell's id (see 'approval-conformance replay FILE')
   --out TEST_FILE  where to write it, e.g. packages/conformance/src/regressions/x.test.ts
   -h, --help       show this help
-`;
+
+${exitCodesHelp('never')}`;
 
 /**
  * Text for a `//` comment: on one line whatever it holds, since every JavaScript line terminator (not only \n) would
@@ -69,7 +71,7 @@ export const regressionCommand: Command = {
     });
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     const file = resultsFileArg('regression', positionals);
     const cell = await cellWithCounterexample(file, values.cell);
@@ -83,6 +85,6 @@ export const regressionCommand: Command = {
       await writeFile(values.out, test);
       io.err(`wrote ${values.out}\n`);
     }
-    return 0;
+    return EXIT.done;
   },
 };

@@ -4,6 +4,7 @@ import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { loadCellAdapter } from '../frameworks.js';
 import { cellWithCounterexample, readResults, type ResultCell, type ResultTarget } from '../results.js';
 import { UsageError } from '../usage-error.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance replay FILE [--cell ID | --all]
@@ -14,15 +15,14 @@ reproduced the recorded history. With --all, replays every counterexample in the
 file and prints one line for each. Without either, lists the cells that have a
 counterexample.
 
-Exit codes: 0 reproduced (or listed), 1 a replay differed, 2 bad input.
-
 Options:
   --cell ID   the cell's id, e.g. reference@0.0.0/after-snapshot/memory/double-resume/at-most-once
   --all       replay every counterexample in the file
   --postgres URL  the PostgreSQL server for cells of the postgres store
               (also read from APPROVAL_CONFORMANCE_POSTGRES)
   -h, --help  show this help
-`;
+
+${exitCodesHelp('a replay did not reproduce the recorded history')}`;
 
 export const replayCommand: Command = {
   name: 'replay',
@@ -37,7 +37,7 @@ export const replayCommand: Command = {
     });
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     const file = resultsFileArg('replay', positionals);
     if (values.postgres !== undefined) process.env['APPROVAL_CONFORMANCE_POSTGRES'] = values.postgres;
@@ -52,7 +52,7 @@ export const replayCommand: Command = {
           ? `${file} has no counterexamples.\n`
           : `Cells with a counterexample (replay one with --cell ID):\n${replayable.map((c) => `  ${c.id}  ${c.verdict} (${c.counterexample!.steps} steps)`).join('\n')}\n`,
       );
-      return 0;
+      return EXIT.done;
     }
     const cell = await cellWithCounterexample(file, values.cell);
     const counterexample = cell.counterexample!;
@@ -60,7 +60,7 @@ export const replayCommand: Command = {
     const replayed = await replayCell(cell, new Map(), (await readResults(file)).targets);
     if (replayed.outcome === 'mismatch') {
       io.out(`The replay did not follow the schedule: ${replayed.message}.\nThe subject is nondeterministic, or changed since the results were written.\n`);
-      return 1;
+      return EXIT.gate;
     }
     const witness = new Set(counterexample.witness);
     io.out(replayed.story.map((line, i) => `${witness.has(i) ? '>' : ' '} ${String(i + 1).padStart(2)}. ${line}`).join('\n') + '\n');
@@ -116,5 +116,5 @@ async function replayAll(file: string, io: Parameters<Command['run']>[1]): Promi
     io.out(`${word}  ${cell.id}\n`);
   }
   io.out(`\n${cells.length - differed} reproduced, ${differed} differed.\n`);
-  return differed === 0 ? 0 : 1;
+  return differed === 0 ? EXIT.done : EXIT.gate;
 }

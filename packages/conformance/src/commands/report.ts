@@ -6,6 +6,7 @@ import { SCENARIOS } from '@approval-conformance/core';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { writeReports } from '../render/reports.js';
 import { readResults } from '../results.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: approval-conformance report RESULTS_FILE [--out DIR]
@@ -17,7 +18,8 @@ per framework and the counterexample stories, in Markdown and HTML, into DIR
 Options:
   --out DIR   where to write the reports; RESULTS_FILE is copied there as results.json
   -h, --help  show this help
-`;
+
+${exitCodesHelp('never')}`;
 
 export const reportCommand: Command = {
   name: 'report',
@@ -30,7 +32,7 @@ export const reportCommand: Command = {
     });
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     const file = resultsFileArg('report', positionals);
     const results = await readResults(file);
@@ -64,6 +66,6 @@ export const reportCommand: Command = {
       },
     );
     io.out(`Wrote ${written.length} files into ${dir}.\n`);
-    return 0;
+    return EXIT.done;
   },
 };

@@ -15,6 +15,18 @@ describe('approval-conformance run', () => {
     expect(await cli('run', '--framework', 'reference', '--quiet', '--verbose')).toMatchObject({ code: 2, err: expect.stringMatching(/--quiet and --verbose/) });
   });
 
+  it('writes JUnit XML with --junit: a testcase per cell, a fail as a failure with its story', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-junit-'));
+    const { code } = await cli(
+      'run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--junit', join(dir, 'junit.xml'), '--quiet',
+    );
+    expect(code).toBe(0);
+    const xml = await readFile(join(dir, 'junit.xml'), 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(6);
+    expect(xml).toMatch(/<testsuite name="reference@0\.0\.0" tests="6" failures="3" errors="0" [^>]*skipped="0"/);
+    expect(xml).toMatch(/<failure [^>]*>[^<]*at-most-once/);
+  });
+
   it('writes a Markdown summary with --summary, and appends it to $GITHUB_STEP_SUMMARY', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-summary-'));
     const github = join(dir, 'step-summary.md');

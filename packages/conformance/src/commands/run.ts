@@ -14,13 +14,15 @@ import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../ma
 import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
 import { writeReports } from '../render/reports.js';
+import { junitXml } from '../render/junit.js';
 import { renderTarget } from '../render/run-tables.js';
 import { stepSummary } from '../render/step-summary.js';
 import { textTable } from '../render/table.js';
 import { shortVerdict, verdictCounts, VERDICTS } from '../render/verdict.js';
-import type { ResultCell, RunOptions, ShardInfo } from '../results.js';
+import type { ResultCell, ResultTarget, RunOptions, ShardInfo } from '../results.js';
 import { UsageError } from '../usage-error.js';
-import type { Command } from './command.js';
+import { exitCodesHelp, EXIT } from '../exit-codes.js';
+import type { Command, Io } from './command.js';
 
 const DEFAULT_TIMEOUT_S = 1800;
 
@@ -63,14 +65,18 @@ Options:
                      or --out. Combine the N results with 'merge'
   --jobs N           worker processes at once (default: ${availableParallelism()}, the cores)
   --timeout S        seconds one scenario may run on a wiring and store before
-                     it is stopped and reads timeout (default ${DEFAULT_TIMEOUT_S})
+                     it is stopped and reads timeout (default ${DEFAULT_TIMEOUT_S});
+                     installing and importing a version may take as long,
+                     and at least 300
   --postgres URL     a PostgreSQL server for the postgres store (also read from
                      APPROVAL_CONFORMANCE_POSTGRES); the store runs only with one
   --summary FILE     write a short Markdown table of the run (GitHub-flavoured);
                      also appended to $GITHUB_STEP_SUMMARY when that is set
-  --fail-on LIST     exit 1 when a cell is fail or error (comma-separated:
-                     fail, error); by default the exit code is 0 once the run
-                     completed
+  --junit FILE       write JUnit XML: a testcase per cell (fail: a failure
+                     with its story; error, timeout: an error; n/a: skipped)
+  --fail-on LIST     comma-separated: fail (exit 1 when a cell fails), error
+                     (exit 3 when a cell is error or timeout); by default the
+                     exit code is 0 once the run completed
   --sampled N        sample N random schedules per cell instead of exploring all
   --seed N           first seed for --sampled (default 1)
   --max-schedules N  stop exhaustive exploration after N schedules (the verdict
@@ -91,7 +97,8 @@ Options:
   --verbose          also a line on stderr as each unit ends: its schedules,
                      time and verdicts
   -h, --help         show this help
-`;
+
+${exitCodesHelp('--fail-on fail, and a cell failed', 'a version would not install or import; with --fail-on error,\n     a cell is error or timeout')}`;
 
 function list(flag: string, value: string | undefined, known?: readonly string[]): string[] | undefined {
   if (value === undefined) return undefined;
@@ -124,6 +131,7 @@ export const runCommand: Command = {
       timeout: { type: 'string' },
       'fail-on': { type: 'string' },
       summary: { type: 'string' },
+      junit: { type: 'string' },
       postgres: { type: 'string' },
       sampled: { type: 'string' },
       seed: { type: 'string' },
@@ -136,7 +144,7 @@ export const runCommand: Command = {
     });
     if (values.help) {
       io.out(HELP);
-      return 0;
+      return EXIT.done;
     }
     if (positionals.length > 0) throw new UsageError(`run takes no arguments, got '${positionals[0]}'.`);
 
@@ -175,7 +183,7 @@ export const runCommand: Command = {
     // The PostgreSQL server for the postgres store; worker processes inherit it.
     if (values.postgres !== undefined) process.env['APPROVAL_CONFORMANCE_POSTGRES'] = values.postgres;
     if (values.store?.split(',').map((x) => x.trim()).includes('postgres') && !process.env['APPROVAL_CONFORMANCE_POSTGRES']) {
-      throw new UsageError('--store postgres needs a server: pass --postgres URL (or set APPROVAL_CONFORMANCE_POSTGRES); bash scripts/postgres.sh start gives one.');
+      throw new UsageError('--store postgres needs a server: pass --postgres URL (or set APPROVAL_CONFORMANCE_POSTGRES); in the suite repository, bash scripts/postgres.sh start gives a throwaway one.');
     }
 
     // Filters are checked against every wiring and store the chosen frameworks have, before anything runs.
@@ -308,9 +316,12 @@ export const runCommand: Command = {
     if (values.summary !== undefined) await writeFile(resolve(values.summary), stepText);
     const github = process.env['GITHUB_STEP_SUMMARY'];
     if (github) await appendFile(github, stepText);
+    const ran = journal.targets().filter((t) => targets.some((u) => u.framework === t.framework && u.version === t.version));
+    if (values.junit !== undefined) {
+      await writeFile(resolve(values.junit), junitXml(ran, cells, { ...(jsonFile ? { resultsFile: jsonFile } : {}) }));
+    }
     if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${jsonFile.replace(`${process.cwd()}/`, '')} --cell ID\n`);
-    const broken = cells.filter((c) => (failOn as string[]).includes(c.verdict === 'timeout' ? 'error' : c.verdict));
-    return broken.length > 0 ? 1 : 0;
+    return exitCode(ran, cells, failOn, io);
   },
 };
 
@@ -344,6 +355,26 @@ async function splitPlan(
     return costs.unit(target.slice(0, at), target.slice(at + 1), { wiring, store, scenario: scenario as ScenarioId });
   });
   return { info: { index: shard.index, count: shard.count, plan: planDigest(suite, options, shard.count, units), units }, failed };
+}
+
+/** 3 when the run could not complete (a version would not load; error cells with --fail-on error), 1 when a fail trips --fail-on fail. */
+function exitCode(targets: readonly ResultTarget[], cells: readonly ResultCell[], failOn: readonly string[], io: Io): number {
+  const unloaded = targets.filter((t) => t.error !== undefined).map((t) => `${t.framework}@${t.version}`);
+  const errors = failOn.includes('error') ? cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout').length : 0;
+  const fails = failOn.includes('fail') ? cells.filter((c) => c.verdict === 'fail').length : 0;
+  if (unloaded.length > 0 || errors > 0) {
+    const why = [
+      ...(unloaded.length > 0 ? [`${unloaded.join(', ')} would not install or import`] : []),
+      ...(errors > 0 ? [`${errors} cell${errors === 1 ? '' : 's'} errored or timed out (--fail-on error)`] : []),
+    ];
+    io.err(`approval-conformance: the run could not complete: ${why.join('; ')} (exit ${EXIT.incomplete}).\n`);
+    return EXIT.incomplete;
+  }
+  if (fails > 0) {
+    io.err(`approval-conformance: ${fails} cell${fails === 1 ? '' : 's'} failed (--fail-on fail; exit ${EXIT.gate}).\n`);
+    return EXIT.gate;
+  }
+  return EXIT.done;
 }
 
 /** `file`, if there is one. */

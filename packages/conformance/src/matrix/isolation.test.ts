@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { skipStore, testPostgres } from '@approval-conformance/core';
+import { skipStore, testPostgres } from '@approval-conformance/testkit';
 
 process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url));
 const { cli } = await import('../run-io.fixtures.js');
@@ -36,8 +36,10 @@ const ARGS = ['--scenario', 'double-resume', '--quiet'];
 describe('the runner, when a framework goes wrong', () => {
   it('turns a version that will not install, or will not import, into error cells with the reason', async () => {
     const file = join(dir, 'results.json');
-    const { code, out } = await cli('run', '--framework', 'uninstallable,unimportable,unreliable', ...ARGS, '--json', file);
-    expect(code).toBe(0);
+    const { code, out, err } = await cli('run', '--framework', 'uninstallable,unimportable,unreliable', ...ARGS, '--json', file);
+    // The run could not complete: exit 3, and the one line says which versions.
+    expect(code).toBe(3);
+    expect(err).toMatch(/the run could not complete: uninstallable@1\.0\.0, unimportable@1\.0\.0 would not install or import \(exit 3\)/);
     const cells = await cellsOf(file);
     const of = (name: string) => cells.filter((c) => c.id.startsWith(`${name}@`));
     expect(of('uninstallable').map((c) => c.verdict)).toEqual(['error', 'error', 'error']);
@@ -57,8 +59,9 @@ describe('the runner, when a framework goes wrong', () => {
     expect(crash.map((c) => c.verdict)).toEqual(['error', 'error', 'error']);
     expect(crash[0]!.reason).toBe('the worker process exited with code 3');
     expect(cells.filter((c) => c.wiring === 'hang').map((c) => c.verdict)).toEqual(['pass', 'pass', 'pass']);
-    // --fail-on error turns the same run red.
-    expect((await cli('run', '--framework', 'unreliable', ...ARGS, '--fail-on', 'error')).code).toBe(1);
+    // --fail-on error says the same run could not complete (3), --fail-on fail does not (no cell failed).
+    expect((await cli('run', '--framework', 'unreliable', ...ARGS, '--fail-on', 'error')).code).toBe(3);
+    expect((await cli('run', '--framework', 'unreliable', ...ARGS, '--fail-on', 'fail')).code).toBe(0);
   });
 
   it('stops a unit that hangs past --timeout, reads it timeout, and goes on', async () => {

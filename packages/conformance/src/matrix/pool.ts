@@ -42,6 +42,13 @@ export interface PoolOptions {
   readonly strictFilters: boolean;
 }
 
+/**
+ * How long installing and importing a version may take: the unit's limit, but never under five minutes, so that a
+ * short --timeout meant for units does not fail a version that is slow to load on a busy machine, and a stalled
+ * install still cannot hang the run.
+ */
+export const loadLimitMs = (timeoutMs: number | undefined) => (timeoutMs === undefined ? undefined : Math.max(timeoutMs, 300_000));
+
 /** How to start a worker: from TypeScript source through tsx, or the built JavaScript. */
 function workerCommand(): { file: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
@@ -111,14 +118,15 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       let units: readonly Unit[] = [];
       let timer: NodeJS.Timeout | undefined;
       let timedOut = false;
-      // Installing and importing a version has the same limit as a unit: a stalled install must not hang the run.
+      // Installing and importing a version has a limit too (loadLimitMs): a stalled install must not hang the run.
+      const loadMs = loadLimitMs(pool.timeoutMs);
       let loading: NodeJS.Timeout | undefined =
-        pool.timeoutMs === undefined
+        loadMs === undefined
           ? undefined
           : setTimeout(() => {
               loadTimedOut = true;
               child.kill('SIGKILL');
-            }, pool.timeoutMs);
+            }, loadMs);
       let loadTimedOut = false;
       let finished: { kind: 'done' } | { kind: 'load-failed'; reason: string } | undefined;
       let chain = Promise.resolve();
@@ -182,7 +190,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
           if (finished) return resolve(finished);
           const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
           if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped` });
-          if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past --timeout ${seconds}s` });
+          if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past ${Math.round(loadMs! / 1000)}s` });
           const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
           const said = tail(stderr);
           resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}` });
@@ -270,13 +278,14 @@ function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Pl
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     let planned: Planned | undefined;
+    const loadMs = loadLimitMs(pool.timeoutMs);
     const timer =
-      pool.timeoutMs === undefined
+      loadMs === undefined
         ? undefined
         : setTimeout(() => {
-            planned ??= { error: `installing or importing it ran past --timeout ${Math.round(pool.timeoutMs! / 1000)}s` };
+            planned ??= { error: `installing or importing it ran past ${Math.round(loadMs / 1000)}s` };
             child.kill('SIGKILL');
-          }, pool.timeoutMs);
+          }, loadMs);
     child.on('message', (message: WorkerMessage) => {
       if (message.type === 'plan') planned ??= { units: message.units };
       else if (message.type === 'load-failed') planned ??= { error: message.message };

@@ -1,7 +1,7 @@
 // `run --shard I/N`: one of N machines runs its share of the planned matrix. Every shard plans the whole matrix (every
 // version's units, in order), weighs each unit by what it cost before, and deals the units out the same way:
-// costliest first, each to the shard with the least work so far (longest processing time first). The same plan and
-// costs give the same split on every machine; the split and its digest go into each shard's results, so that `merge`
+// costliest first, each to the shard where it would end soonest (longest processing time first, counting the load of a
+// version new to the shard). The same plan and costs give the same split on every machine; the split and its digest go into each shard's results, so that `merge`
 // can check the shards are the parts of one plan and cover it exactly once.
 import { createHash } from 'node:crypto';
 import { UsageError } from '../usage-error.js';
@@ -32,17 +32,31 @@ export interface PlannedTarget {
 /** Which shard runs each unit: target → unit key → shard (1-based), in plan order. */
 export type Assignment = ShardInfo['units'];
 
-/** Deals the units out to `count` shards, balanced by `cost` (milliseconds); ties go by plan order, then shard. */
-export function assignShards(plan: readonly PlannedTarget[], count: number, cost: (target: string, unit: string) => number): Assignment {
+/**
+ * What loading a version costs a shard that runs any of its units (milliseconds): its worker installs (from the
+ * cache) and imports the framework. A constant, not a measurement, so that every machine splits alike.
+ */
+export const LOAD_MS = 4000;
+
+/**
+ * Deals the units out to `count` shards, balanced by `cost` (milliseconds): costliest first, each to the shard where
+ * it would end soonest, counting the load of its version on a shard that has none of it yet, so that a version's
+ * small units gather on few shards. Ties go by plan order, then shard.
+ */
+export function assignShards(plan: readonly PlannedTarget[], count: number, cost: (target: string, unit: string) => number, loadMs = LOAD_MS): Assignment {
   const units = plan.flatMap(({ target, units }) => units.map((unit) => ({ target, unit, cost: cost(target, unit) })));
   const order = units.map((_, i) => i).sort((a, b) => units[b]!.cost - units[a]!.cost || a - b);
   const load = new Array<number>(count).fill(0);
+  const loaded = Array.from({ length: count }, () => new Set<string>());
   const shardOf = new Array<number>(units.length);
   for (const i of order) {
-    let least = 0;
-    for (let s = 1; s < count; s++) if (load[s]! < load[least]!) least = s;
-    load[least]! += units[i]!.cost;
-    shardOf[i] = least + 1;
+    const { target, cost } = units[i]!;
+    const end = (s: number) => load[s]! + cost + (loaded[s]!.has(target) ? 0 : loadMs);
+    let best = 0;
+    for (let s = 1; s < count; s++) if (end(s) < end(best)) best = s;
+    load[best] = end(best);
+    loaded[best]!.add(target);
+    shardOf[i] = best + 1;
   }
   const assignment: Record<string, [string, number][]> = {};
   units.forEach(({ target, unit }, i) => (assignment[target] ??= []).push([unit, shardOf[i]!]));
