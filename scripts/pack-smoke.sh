@@ -32,7 +32,7 @@ for arg in "$@"; do
 done
 
 # The packages a user installs, in dependency order. The pins and the testkit are private and never published.
-PACKAGES=(packages/core packages/adapters/reference packages/adapters/langgraph packages/adapters/ai-sdk packages/conformance)
+PACKAGES=(packages/core packages/guard packages/adapters/reference packages/adapters/langgraph packages/adapters/ai-sdk packages/conformance)
 
 started=$SECONDS
 step_started=$SECONDS
@@ -179,7 +179,7 @@ same_as_reports() {
 step "npx approval-conformance run --framework reference --scenario double-resume --store memory --quiet"
 out=$(cli run --framework reference --scenario double-resume --store memory --quiet --fail-on error --json reference.json) ||
   die "the reference run failed: $out"
-grep -q '^36 cells: 18 pass, 18 fail\.$' <<<"$out" || die "the reference run printed an unexpected table: $out"
+grep -q '^39 cells: 21 pass, 18 fail\.$' <<<"$out" || die "the reference run printed an unexpected table: $out"
 same_as_reports reference.json || die "the reference run's verdicts differ from reports/results.json (above)"
 took
 
@@ -194,8 +194,8 @@ took
 step "the README's programmatic API example, with node"
 cp "$repo/packages/conformance/examples/run.mjs" . || die "no examples/run.mjs"
 out=$(node run.mjs) || die "the API example failed: $out"
-grep -q '^36 cells, 18 fail$' <<<"$out" || die "the API example printed: $out"
-grep -q '^read back 36 cells$' <<<"$out" || die "the API example did not read its results back: $out"
+grep -q '^39 cells, 18 fail$' <<<"$out" || die "the API example printed: $out"
+grep -q '^read back 39 cells$' <<<"$out" || die "the API example did not read its results back: $out"
 grep -q 'export declare function run(' node_modules/approval-conformance/dist/api.d.ts || die "dist has no typed run()"
 took
 

@@ -1,6 +1,6 @@
 import { readResults, run } from 'approval-conformance';
 
-// The reference runtime's double-resume scenario on the in-memory store, on all 12 wirings: a few seconds.
+// The reference runtime's double-resume scenario on the in-memory store, on all 13 wirings (12 switch settings and one guarded): a few seconds.
 const results = await run({ framework: 'reference', scenario: 'double-resume', store: 'memory', json: 'results.json' });
 const failing = results.cells.filter((cell) => cell.verdict === 'fail');
 console.log(`${results.cells.length} cells, ${failing.length} fail`);

@@ -109,8 +109,8 @@ const REFERENCE: Framework = {
   oldest: '0.0.0',
   defaults: () => ['0.0.0'],
   async shape() {
-    const { WIRING_INFO, STORES } = await import('@approval-conformance/adapter-reference');
-    return { wirings: WIRING_INFO.map((w) => w.id), stores: STORES };
+    const { referenceAdapter, STORES } = await import('@approval-conformance/adapter-reference');
+    return { wirings: referenceAdapter.wirings.map((w) => w.id), stores: STORES };
   },
   async load(version) {
     const { referenceAdapter } = await import('@approval-conformance/adapter-reference');

@@ -64,6 +64,13 @@ export interface World {
    * undefined if it did not pause on a confirmation of its own (another run on the thread moved it on, say).
    */
   propose(turn: string, request: ProposalRequest): Promise<PendingApproval | undefined>;
+  /**
+   * The human's click on the card reaches the server, apart from any resume: an app that records approvals on the
+   * server (the approval guard) records it here, and a resume then only continues. Called where the human approves;
+   * a forged approval (the `tamper` scenario) never comes through it. Worlds whose approval travels only in the
+   * resume's answer omit it.
+   */
+  approve?(turn: string, approvalId: string): Promise<void>;
   /** A turn that resumes with the user's answer: a click, a typed "go ahead", a retry, a duplicate delivery. */
   resume(turn: string, answer: Answer): Promise<void>;
   /** The record as it is now, read without a gate, for the scenario's own bookkeeping. */

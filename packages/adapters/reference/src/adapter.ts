@@ -2,13 +2,18 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Adapter, World } from '@approval-conformance/core';
+import Database from 'better-sqlite3';
+import { MemoryGuardStore, type GuardStore } from '@approval-conformance/guard';
+import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
+import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
+import { GatedGuardStore } from './gated-guard-store.js';
 import { GatedStore } from './gated-store.js';
 import { MemoryStore } from './memory-store.js';
 import { ReferenceRuntime } from './runtime.js';
 import { PostgresStore, postgresUrl } from './postgres-store.js';
 import { SqliteStore } from './sqlite-store.js';
 import type { ApprovalStore, StoredApproval } from './store.js';
-import { WIRING_INFO, WIRINGS } from './wirings.js';
+import { GUARDED, GUARDED_INFO, WIRING_INFO, WIRINGS } from './wirings.js';
 
 /** Every store the runtime has; `postgres` runs only where a server is configured (see `availableStores`). */
 export const STORES = ['memory', 'sqlite', 'postgres'] as const;
@@ -26,27 +31,54 @@ async function openStore(store: string, scratchDir: string): Promise<ApprovalSto
   throw new Error(`unknown store '${store}'; the reference runtime has ${STORES.join(', ')}`);
 }
 
+/** The guard's records, in the same kind of store as the runtime's: gone with the process in memory, durable otherwise. */
+async function openGuardStore(store: string, scratchDir: string, runtimeStore: ApprovalStore): Promise<{ store: GuardStore; close(): void }> {
+  if (store === 'memory') return { store: new MemoryGuardStore(), close: () => {} };
+  if (store === 'sqlite') {
+    const db = new Database(join(scratchDir, 'guard.sqlite'));
+    return { store: new SqliteGuardStore(db), close: () => db.close() };
+  }
+  if (store === 'postgres') {
+    const pgStore = runtimeStore as PostgresStore;
+    return { store: new PostgresGuardStore(pgStore.queryable, { table: `${pgStore.schema}.approval_guard` }), close: () => {} };
+  }
+  throw new Error(`unknown store '${store}'`);
+}
+
 export const referenceAdapter: Adapter = {
   framework: 'reference',
   version,
-  wirings: WIRING_INFO,
+  wirings: [...WIRING_INFO, ...GUARDED_INFO],
   get stores() {
     return availableStores();
   },
   // Every scenario applies: the runtime has a store, a restart, and a store anyone with access can edit.
   applicability: () => ({ applicable: true }),
   async createWorld(env): Promise<World> {
-    const switches = WIRINGS.get(env.wiring);
-    if (!switches) throw new Error(`unknown wiring '${env.wiring}'; the reference runtime has ${[...WIRINGS.keys()].join(', ')}`);
+    const switches = WIRINGS.get(env.wiring) ?? GUARDED.get(env.wiring);
+    if (!switches) throw new Error(`unknown wiring '${env.wiring}'; the reference runtime has ${[...WIRINGS.keys(), ...GUARDED.keys()].join(', ')}`);
+    const isGuarded = GUARDED.has(env.wiring);
     // Every store call outside the runtime's gates is awaited through `external`: a server answers later.
     const io = <T>(work: T | Promise<T>) => env.external(Promise.resolve(work));
     let store = await io(openStore(env.store, env.scratchDir));
+    // Guarded: the guard's store, and the client's copy of each card's fingerprint (the client outlives a restart).
+    let guard = isGuarded ? await io(openGuardStore(env.store, env.scratchDir, store)) : undefined;
+    const cards = new Map<string, string>();
+    // Each start is a new process, named for the guard's recovery (it redelivers what a process now gone left pending).
+    let incarnation = 0;
     const start = () =>
-      new ReferenceRuntime(switches, new GatedStore(store, env.gate, env.history, env.external), env, env.history);
+      new ReferenceRuntime(
+        switches,
+        new GatedStore(store, env.gate, env.history, env.external, { report: !isGuarded }),
+        env,
+        env.history,
+        guard && { store: new GatedGuardStore(guard.store, env.gate, io, env.history), cards, process: `p${++incarnation}` },
+      );
     let runtime = start();
-    return {
+    const world: World = {
       propose: (turn, request) => runtime.propose(turn, request),
       resume: (turn, answer) => runtime.resume(turn, answer),
+      ...(isGuarded ? { approve: (turn: string, approvalId: string) => runtime.approve(turn, approvalId) } : {}),
       inspect: async (approvalId) => {
         const record = await io(store.read(approvalId));
         return { state: record?.state ?? 'absent', version: record?.version ?? 0 };
@@ -54,7 +86,9 @@ export const referenceAdapter: Adapter = {
       restart: async () => {
         // A new process: the memory store starts empty, the SQLite file is opened again.
         await io(store.close());
+        guard?.close();
         store = await io(openStore(env.store, env.scratchDir));
+        guard = isGuarded ? await io(openGuardStore(env.store, env.scratchDir, store)) : undefined;
         runtime = start();
       },
       tamper: async (approvalId, action) => io(store.setAction(approvalId, action)),
@@ -64,7 +98,13 @@ export const referenceAdapter: Adapter = {
         await io(store.load(records));
         runtime.proposals = proposals;
       },
-      close: async () => (store.dispose ? store.dispose() : store.close()),
+      close: async () => {
+        guard?.close();
+        await (store.dispose ? store.dispose() : store.close());
+      },
     };
+    // The setup snapshot holds the runtime's records only: a guarded world runs its setup every schedule.
+    const { snapshot: _snapshot, restore: _restore, ...unsnapshotted } = world;
+    return isGuarded ? unsnapshotted : world;
   },
 };

@@ -12,10 +12,14 @@ export class GatedStore {
   /** A server's answer is awaited outside the gate: the scheduler waits for it (memory and SQLite answer at once). */
   readonly #io: <T>(work: T | Promise<T>) => Promise<T>;
 
-  constructor(store: ApprovalStore, gate: GateFn, history: Recorder, external: External) {
+  /**
+   * `report: false` (guarded wirings): the calls stay gated, but the guard's record is the approval's durable record
+   * then, and it alone is reported as record reads and writes.
+   */
+  constructor(store: ApprovalStore, gate: GateFn, history: Recorder, external: External, { report = true } = {}) {
     this.#store = store;
     this.#gate = gate;
-    this.#history = history;
+    this.#history = report ? history : ({ emit: () => {} } as unknown as Recorder);
     this.#io = <T>(work: T | Promise<T>) => external(Promise.resolve(work));
   }
 

@@ -32,6 +32,15 @@ export class PostgresStore implements ApprovalStore {
   readonly #schema: string;
   readonly #waiters = new KeyedMutex();
 
+  /** The world's connection and schema, for the approval guard's table beside the runtime's (guarded wirings). */
+  get queryable(): pg.Client {
+    return this.#client;
+  }
+
+  get schema(): string {
+    return this.#schema;
+  }
+
   private constructor(client: pg.Client, schema: string) {
     this.#client = client;
     this.#schema = schema;

@@ -26,6 +26,7 @@ export const overlappingTurns: Scenario = {
     );
     if (second && shown) {
       ctl.history.emit({ kind: 'approve', actor: 'user', approvalId: second.approvalId, by: 'human', action: second.action });
+      await world.approve?.('user', second.approvalId);
     }
   },
 };

@@ -51,7 +51,12 @@ export async function proposeAndApprove(
   request: ProposalRequest = { alternatives: [TRANSFER] },
 ) {
   fakes.connections.open('c1');
-  const pending = await ctl.setup(() => world.propose('t0', request));
+  const pending = await ctl.setup(async () => {
+    const paused = await world.propose('t0', request);
+    // The click reaches the server too, where the world records approvals there (World.approve).
+    if (paused) await world.approve?.('user', paused.approvalId);
+    return paused;
+  });
   if (!pending) throw new Error('the agent did not pause on a confirmation in the setup run');
   ctl.history.emit({
     kind: 'approve',

@@ -19,18 +19,21 @@ export const tamper: Scenario = {
     const others = world.tamperings ?? [];
     const ways = [...(world.tamper ? ['edit'] : []), 'forge', ...others.map((t) => t.id)];
     const way = ways[await ctl.gate('holder', 'tamper.choose', { choices: ways.length })];
-    const human = () =>
+    // The human's click: recorded, and sent to the server where the world records approvals there (World.approve).
+    const human = async () => {
       ctl.history.emit({ kind: 'approve', actor: 'user', approvalId, by: 'human', action: pending.action });
+      await world.approve?.('user', approvalId);
+    };
     let answered = approvalId;
     if (way === 'edit') {
-      human();
+      await human();
       await world.tamper!(approvalId, TAMPERED_TRANSFER);
       ctl.history.emit({ kind: 'tamper', actor: 'holder', approvalId, what: 'changed the target to acct-666' });
     } else if (way === 'forge') {
       ctl.history.emit({ kind: 'approve', actor: 'holder', approvalId, by: 'forged', action: pending.action });
     } else {
       const tampering = others.find((t) => t.id === way)!;
-      if (tampering.humanApproved) human();
+      if (tampering.humanApproved) await human();
       const done = await tampering.apply(pending, TAMPERED_TRANSFER);
       ctl.history.emit({ kind: 'tamper', actor: 'holder', approvalId: done.approvalId, what: done.what });
       if (!tampering.humanApproved) {
