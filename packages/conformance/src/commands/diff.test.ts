@@ -100,6 +100,11 @@ describe('approval-conformance diff', () => {
     expect(out).toBe('~ ai@1.7.3/native-approval/double-resume/at-most-once: pass (18 schedules) → fail (4 steps)\n\n1 verdict changed, 0 cells in one file only.\n');
     // One file can hold both stores.
     expect((await cli('diff', b, b, '--across-stores', 'sqlite,sqlite', '--exit-code')).code).toBe(0);
+    // --new-ok: a cell only in B is listed, but does not trip --exit-code; one only in A still does.
+    const [base, grown] = await files(results([cell({ version: '6.0.0', verdict: 'pass' })]), results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.0', verdict: 'pass', wiring: 'signed-approval' })]));
+    const added = await cli('diff', base, grown, '--exit-code', '--new-ok');
+    expect(added).toMatchObject({ code: 0, out: expect.stringContaining('+ ai@6.0.0/signed-approval/memory/double-resume/at-most-once: pass') });
+    expect((await cli('diff', grown, base, '--exit-code', '--new-ok')).code).toBe(1);
     expect(await cli('diff', a, b, '--across-stores', 'sqlite')).toMatchObject({ code: 2, err: expect.stringMatching(/two stores/) });
     expect(await cli('diff', a, b, '--across-stores', 'sqlite,mysql')).toMatchObject({ code: 2, err: expect.stringMatching(/no cell on store 'mysql'/) });
   });

@@ -35,6 +35,8 @@ Options:
   --exit-code           exit 1 when a verdict changed or a cell is in one file
                         only, or with --counts or --steps a count differs (for
                         CI)
+  --new-ok              with --exit-code: cells only in B (a wiring or version A
+                        did not have) are listed but do not make it exit 1
   --fail-on new-failures
                         exit 1 only when a cell got worse from A to B: it was
                         pass, allowed or n/a and is now fail, error or timeout,
@@ -108,6 +110,7 @@ export const diffCommand: Command = {
       steps: { type: 'boolean' },
       framework: { type: 'string' },
       'exit-code': { type: 'boolean' },
+      'new-ok': { type: 'boolean' },
       'fail-on': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -164,7 +167,8 @@ export const diffCommand: Command = {
       else if (moved) moves.push(`= ${key}: ${verdictCell(old)}, ${moved}`);
     }
     const [changed, counted] = [changes.length, moves.length];
-    const lines = [...changes, ...moves, ...onlyIn('A', before, after, stores?.[1]), ...onlyIn('B', after, before, stores?.[0])];
+    const [gone, added] = [onlyIn('A', before, after, stores?.[1]), onlyIn('B', after, before, stores?.[0])];
+    const lines = [...changes, ...moves, ...gone, ...added];
     const single = count(before, after) + count(after, before);
     const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
     const summary = [
@@ -180,6 +184,8 @@ export const diffCommand: Command = {
       io.out(worse.length === 0 ? 'No cell got worse.\n' : `${plural(worse.length, 'cell')} got worse: ${worse.slice(0, 5).join(', ')}${worse.length > 5 ? ', ...' : ''}.\n`);
       if (worse.length > 0) return EXIT.gate;
     }
-    return values['exit-code'] && lines.length > 0 ? EXIT.gate : EXIT.done;
+    // With --new-ok, cells only in B (a wiring or version A did not have) are listed but do not trip --exit-code.
+    const tripping = values['new-ok'] ? [...changes, ...moves, ...gone] : lines;
+    return values['exit-code'] && tripping.length > 0 ? EXIT.gate : EXIT.done;
   },
 };
