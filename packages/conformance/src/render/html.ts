@@ -4,6 +4,7 @@
 import { PROPERTY_IDS } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
 import { esc, urlPart } from './escape.js';
+import { GUARD_README, guardedFix } from './fix.js';
 import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { anchor, incompleteNote, type ReportInput } from './markdown.js';
 import { sequenceSvg } from './sequence.js';
@@ -101,11 +102,15 @@ export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[]):
     const ce = c.counterexample!;
     const witness = new Set(ce.witness);
     const story = ce.story.map((line, i) => `<li${witness.has(i) ? ' class="witness"' : ''}>${esc(line)}</li>`).join('\n');
+    const fix = guardedFix(c, cells);
+    const fixLine = fix
+      ? `\n<p><strong>The fix:</strong> with the approval guard added, <code>${esc(fix.wiring)}</code> on ${esc(fix.store)} passes this (${esc(verdictCell(fix))}). How to fix this in your app: <a href="${esc(GUARD_README)}">the guard's README</a>.</p>`
+      : '';
     return `<section class="counterexample" id="${esc(anchor(c))}">
 <h2>${esc(`${c.wiring} / ${c.store} / ${c.scenario}: ${c.property}`)}</h2>
 <p><strong>${esc(c.verdict)}</strong>, ${ce.steps} steps. ${esc(ce.explanation)}${esc(provenAfter(c))}</p>
 <p>Cell <code>${esc(c.id)}</code>, schedule <code>${esc(ce.schedule)}</code></p>
-<div class="side">${sequenceSvg(ce.history, witness)}<ol class="story">${story}</ol></div>
+<div class="side">${sequenceSvg(ce.history, witness)}<ol class="story">${story}</ol></div>${fixLine}
 </section>`;
   });
   return page(

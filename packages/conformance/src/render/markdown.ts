@@ -4,6 +4,7 @@ import { PROPERTY_IDS, type Scenario } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
 import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { urlPart } from './escape.js';
+import { GUARD_README, guardedFix } from './fix.js';
 import { COUNTS, provenAfter, verdictCell } from './verdict.js';
 
 /** Text safe inside a Markdown table cell and as inline text: no raw HTML, no column breaks. */
@@ -100,6 +101,10 @@ export function storiesPage(target: ResultTarget, cells: readonly ResultCell[]):
       '',
       ...ce.story.map((line, i) => `${i + 1}. ${witness.has(i) ? '**' : ''}${md(line)}${witness.has(i) ? '**' : ''}`),
     );
+    const fix = guardedFix(c, cells);
+    if (fix) {
+      lines.push('', `**The fix:** with the approval guard added, \`${md(fix.wiring)}\` on ${md(fix.store)} passes this (${md(verdictCell(fix))}). How to fix this in your app: [the guard's README](${GUARD_README}).`);
+    }
   }
   return lines.join('\n') + '\n';
 }
