@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { SCENARIOS, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs } from '../args.js';
 import { mergeShards } from '../merge.js';
-import { writeReports } from '../render/reports.js';
+import { writeResultsReports } from '../render/reports.js';
 import { readResults, writeResults } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
@@ -54,21 +54,7 @@ export const mergeCommand: Command = {
     const { schemaVersion: _, ...rest } = results;
     await writeResults(join(dir, 'results.json'), rest);
     const scenarios = (results.options?.scenarios ?? [...SCENARIOS.keys()]).map((id) => SCENARIOS.get(id as ScenarioId)!).filter(Boolean);
-    const written = await writeReports(
-      dir,
-      {
-        targets: results.targets ?? [],
-        cells: results.cells,
-        scenarios,
-        ...(results.planned ? { planned: results.planned } : {}),
-        ...(results.complete ? { complete: true } : {}),
-      },
-      {
-        ...(results.environment ? { environment: results.environment } : {}),
-        ...(results.updated ? { updated: results.updated } : {}),
-        resultsName: 'results.json',
-      },
-    );
+    const written = await writeResultsReports(dir, results, scenarios, 'results.json');
     io.out(`Merged ${files.length} shard${files.length === 1 ? '' : 's'}: ${results.cells.length} cells${missing.length ? ' (incomplete)' : ''}.\nWrote ${join(dir, 'results.json')} and ${written.length} report files into ${dir}.\n`);
     return EXIT.done;
   },

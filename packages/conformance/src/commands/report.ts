@@ -4,7 +4,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { SCENARIOS } from '@approval-conformance/core';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
-import { writeReports } from '../render/reports.js';
+import { writeResultsReports } from '../render/reports.js';
 import { readResults } from '../results.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
@@ -44,27 +44,7 @@ export const reportCommand: Command = {
       await copyFile(file, join(dir, 'results.json'));
       resultsName = 'results.json';
     }
-    const targets =
-      results.targets ??
-      [...new Set(results.cells.map((c) => `${c.framework}@${c.version}`))].map((key) => {
-        const at = key.lastIndexOf('@');
-        return { framework: key.slice(0, at), version: key.slice(at + 1), spec: key, packages: {} };
-      });
-    const written = await writeReports(
-      dir,
-      {
-        targets,
-        cells: results.cells,
-        scenarios: [...SCENARIOS.values()],
-        ...(results.planned ? { planned: results.planned } : {}),
-        ...(results.complete ? { complete: true } : {}),
-      },
-      {
-        ...(results.environment ? { environment: results.environment } : {}),
-        ...(results.updated ? { updated: results.updated } : {}),
-        resultsName,
-      },
-    );
+    const written = await writeResultsReports(dir, results, [...SCENARIOS.values()], resultsName);
     io.out(`Wrote ${written.length} files into ${dir}.\n`);
     return EXIT.done;
   },

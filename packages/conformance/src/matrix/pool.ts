@@ -87,6 +87,24 @@ export function loadFailedCells(target: Target, filters: WorkerTask['filters'], 
 
 const tail = (text: string) => text.trim().split('\n').slice(-3).join(' | ').slice(0, 400);
 
+/** Why a worker ended without finishing: how it exited, and the last lines it wrote to stderr. */
+const lostReason = (code: number | null, signal: NodeJS.Signals | null, stderr: string) => {
+  const said = tail(stderr);
+  return `the worker process ${signal ? `was killed (${signal})` : `exited with code ${code}`}${said ? `: ${said}` : ''}`;
+};
+
+/** What a worker is sent: the target, the run's filters and options, the units to leave out. */
+const taskFor = (target: Target, pool: Omit<PoolOptions, 'done'>, skip: readonly string[], planOnly = false): WorkerTask => ({
+  framework: target.framework,
+  version: target.version,
+  ...(target.source === undefined ? {} : { source: target.source }),
+  filters: pool.filters,
+  options: pool.options,
+  skip: [...skip],
+  strictFilters: pool.strictFilters,
+  ...(planOnly ? { planOnly } : {}),
+});
+
 /** How a worker ended: it finished the version, could not load it, or was lost in (or between) units. */
 type Outcome =
   | { kind: 'done' }
@@ -191,21 +209,10 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
           const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
           if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped` });
           if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past ${Math.round(loadMs! / 1000)}s` });
-          const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
-          const said = tail(stderr);
-          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: `the worker process ${how}${said ? `: ${said}` : ''}` });
+          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: lostReason(code, signal, stderr) });
         });
       });
-      const task: WorkerTask = {
-        framework: target.framework,
-        version: target.version,
-        ...(target.source === undefined ? {} : { source: target.source }),
-        filters: pool.filters,
-        options: pool.options,
-        skip: [...skip],
-        strictFilters: pool.strictFilters,
-      };
-      child.send(task);
+      child.send(taskFor(target, pool, [...skip]));
     });
     if (outcome.kind === 'done') return;
     // A worker that did not finish may have left schemas on the PostgreSQL server: drop them once its cells are saved.
@@ -297,19 +304,8 @@ function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Pl
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const said = tail(stderr);
-      resolve(planned ?? { error: `the worker process ${signal ? `was killed (${signal})` : `exited with code ${code}`}${said ? `: ${said}` : ''}` });
+      resolve(planned ?? { error: lostReason(code, signal, stderr) });
     });
-    const task: WorkerTask = {
-      framework: target.framework,
-      version: target.version,
-      ...(target.source === undefined ? {} : { source: target.source }),
-      filters: pool.filters,
-      options: pool.options,
-      skip: [],
-      strictFilters: pool.strictFilters,
-      planOnly: true,
-    };
-    child.send(task);
+    child.send(taskFor(target, pool, [], true));
   });
 }

@@ -3,9 +3,39 @@
 // (results.json is the journal's, written as the run goes.)
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Scenario } from '@approval-conformance/core';
+import type { ResultsFile } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
+
+/**
+ * The reports of a results file read back (`report`, `merge`): its targets (or, for a version 1 file, those its cells
+ * name), the versions it planned, and its environment.
+ */
+export function writeResultsReports(dir: string, results: ResultsFile, scenarios: readonly Scenario[], resultsName: string): Promise<string[]> {
+  const targets =
+    results.targets ??
+    [...new Set(results.cells.map((c) => `${c.framework}@${c.version}`))].map((key) => {
+      const at = key.lastIndexOf('@');
+      return { framework: key.slice(0, at), version: key.slice(at + 1), spec: key, packages: {} };
+    });
+  return writeReports(
+    dir,
+    {
+      targets,
+      cells: results.cells,
+      scenarios,
+      ...(results.planned ? { planned: results.planned } : {}),
+      ...(results.complete ? { complete: true } : {}),
+    },
+    {
+      ...(results.environment ? { environment: results.environment } : {}),
+      ...(results.updated ? { updated: results.updated } : {}),
+      resultsName,
+    },
+  );
+}
 
 async function write(file: string, text: string) {
   await mkdir(join(file, '..'), { recursive: true });
