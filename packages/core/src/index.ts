@@ -11,3 +11,4 @@ export type * from './adapter.js';
 export * from './install/npm.js';
 export { isMissingPackage, optionalPackage } from './install/optional.js';
 export { WORKER_TAG_ENV, worldNamePrefix } from './server-names.js';
+export * from './guarded/index.js';

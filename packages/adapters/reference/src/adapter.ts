@@ -1,12 +1,11 @@
 // The reference runtime as an adapter: 12 wirings (the switch combinations) over two stores.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Adapter, World } from '@approval-conformance/core';
+import { GatedGuardStore, GuardedApp, type Adapter, type World } from '@approval-conformance/core';
 import Database from 'better-sqlite3';
 import { MemoryGuardStore, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
 import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
-import { GatedGuardStore } from './gated-guard-store.js';
 import { GatedStore } from './gated-store.js';
 import { MemoryStore } from './memory-store.js';
 import { ReferenceRuntime } from './runtime.js';
@@ -72,7 +71,7 @@ export const referenceAdapter: Adapter = {
         new GatedStore(store, env.gate, env.history, env.external, { report: !isGuarded }),
         env,
         env.history,
-        guard && { store: new GatedGuardStore(guard.store, env.gate, io, env.history), cards, process: `p${++incarnation}` },
+        guard && new GuardedApp(new GatedGuardStore(guard.store, env.gate, io, env.history), env.backend, cards, `p${++incarnation}`),
       );
     let runtime = start();
     const world: World = {

@@ -1,36 +1,20 @@
 // The reference runtime: the approval protocol written as ordinary async code over a durable store, with the
 // essay's three switches. It is the calibration subject: the explorer must find in it exactly what the design model
 // finds in the spec. Each step below is one action of the model (Approval.tla), in the same order.
-import type { Action, Answer, Fakes, PendingApproval, ProposalRequest, Recorder, Switches } from '@approval-conformance/core';
-import { ApprovalGuard, GuardError, type GuardedAction } from '@approval-conformance/guard';
-import type { GatedGuardStore } from './gated-guard-store.js';
+import type { Answer, Fakes, GuardedApp, PendingApproval, ProposalRequest, Recorder, Switches } from '@approval-conformance/core';
 import type { GatedStore } from './gated-store.js';
-
-/**
- * The approval guard an application adds (`guarded-*` wirings): its store, and the client's copy of each card's
- * fingerprint, which the user's click sends back. The runtime's own steps stay as its switches make them.
- */
-export interface Guarding {
-  readonly store: GatedGuardStore;
-  readonly cards: Map<string, string>;
-  /** This process, as the guard records who spent an approval. */
-  readonly process: string;
-}
-
-const guarded = (action: Action): GuardedAction => ({ tool: action.operation, args: action.params, targets: action.targets });
-/** The guard's action back as the suite's. */
-const recorded = (action: GuardedAction): Action => ({ operation: action.tool, params: action.args as Action['params'], targets: action.targets ?? [] });
 
 export class ReferenceRuntime {
   readonly #switches: Switches;
   readonly #store: GatedStore;
   readonly #fakes: Fakes;
   readonly #history: Recorder;
-  readonly #guarding: Guarding | undefined;
+  /** The approval guard an application adds (`guarded-*` wirings); the runtime's own steps stay as its switches make them. */
+  readonly #guarding: GuardedApp | undefined;
   /** How many proposals this runtime has made: the next approval is `a${proposals + 1}`. */
   proposals = 0;
 
-  constructor(switches: Switches, store: GatedStore, fakes: Fakes, history: Recorder, guarding?: Guarding) {
+  constructor(switches: Switches, store: GatedStore, fakes: Fakes, history: Recorder, guarding?: GuardedApp) {
     this.#guarding = guarding;
     this.#switches = switches;
     this.#store = store;
@@ -46,10 +30,7 @@ export class ReferenceRuntime {
     this.#history.emit({ kind: 'proposed', actor: turn, approvalId, action, world });
     await this.#store.create(turn, approvalId, action, world);
     // Guarded: the guard's record is written before the card is shown, and the card carries its fingerprint.
-    if (this.#guarding) {
-      const card = await this.#guard(turn).propose(approvalId, guarded(action), world);
-      this.#guarding.cards.set(approvalId, card.fingerprint);
-    }
+    await this.#guarding?.propose(turn, approvalId, action, world);
     await this.#fakes.connections.deliverCard(turn, approvalId, action);
     return { approvalId, action };
   }
@@ -76,7 +57,9 @@ export class ReferenceRuntime {
       await unlock?.();
       // Guarded: a resume of an approval already spent is where recovery happens (a crash may have cut the spender
       // off before it told the user): the guard's record says what ran.
-      if (this.#guarding) await this.#recover(turn, approvalId);
+      if (this.#guarding && (await this.#guarding.recover(turn, approvalId)) === 'ran') {
+        await this.#fakes.connections.disclose(turn, approvalId, 'happened');
+      }
       return;
     }
     this.#history.emit({ kind: 'claim', actor: turn, approvalId });
@@ -90,9 +73,10 @@ export class ReferenceRuntime {
     let failed = false;
     const dispatch = `${turn}/${approvalId}`;
     if (this.#guarding) {
-      const outcome = await this.#guardedEffect(turn, approvalId, view.action, dispatch);
-      if (outcome === 'refused') {
+      const outcome = await this.#guarding.run(turn, approvalId, view.action, dispatch);
+      if (outcome === 'refused' || outcome === 'ran-before') {
         await unlock?.();
+        if (outcome === 'ran-before') await this.#fakes.connections.disclose(turn, approvalId, 'happened');
         return;
       }
       failed = outcome === 'unknown';
@@ -116,52 +100,8 @@ export class ReferenceRuntime {
     await this.#fakes.connections.disclose(turn, approvalId, 'happened');
   }
 
-  #guard(turn: string): ApprovalGuard {
-    return new ApprovalGuard(this.#guarding!.store.forTurn(turn));
-  }
-
   /** Guarded: the human's click reaches the server, which records the approval of the card the client holds. */
   async approve(turn: string, approvalId: string): Promise<void> {
-    const shown = this.#guarding?.cards.get(approvalId);
-    if (shown === undefined) return;
-    try {
-      await this.#guard(turn).approve(approvalId, shown);
-    } catch (error) {
-      if (!(error instanceof GuardError)) throw error;
-    }
-  }
-
-  /**
-   * Spend, then call the tool with the guard's idempotency key, delivering it once more if the call fails (the
-   * backend applies a key once, so a delivery that returns means the action ran exactly once).
-   */
-  async #guardedEffect(turn: string, approvalId: string, action: Action, dispatch: string): Promise<'ran' | 'refused' | 'unknown'> {
-    try {
-      await this.#guard(turn).run(
-        approvalId,
-        guarded(action),
-        () => this.#fakes.backend.world,
-        (ticket) => this.#fakes.backend.call(turn, { approvalId, dispatch, action, idempotencyKey: ticket.idempotencyKey }),
-        { redeliver: 1, owner: this.#guarding!.process },
-      );
-      return 'ran';
-    } catch (error) {
-      if (!(error instanceof GuardError)) throw error;
-      if (error.code === 'outcome-unknown') return 'unknown';
-      if (error.code === 'already-spent') await this.#recover(turn, approvalId);
-      return 'refused';
-    }
-  }
-
-  /**
-   * A spent approval is recovered, never spent again: if the process that spent it is gone and left its outcome
-   * pending, its delivery goes again under the same idempotency key (the backend applies a key once), and once the
-   * guard knows the action ran the user is told so.
-   */
-  async #recover(turn: string, approvalId: string): Promise<void> {
-    const outcome = await this.#guard(turn).recover(approvalId, this.#guarding!.process, (ticket) =>
-      this.#fakes.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action: recorded(ticket.action), idempotencyKey: ticket.idempotencyKey }),
-    );
-    if (outcome === 'ran') await this.#fakes.connections.disclose(turn, approvalId, 'happened');
+    await this.#guarding?.approve(turn, approvalId);
   }
 }

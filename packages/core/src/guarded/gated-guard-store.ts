@@ -5,7 +5,9 @@
 // gated but not reported (see GatedStore's `report`). Approved and unspent both read `unspent` to the properties:
 // not spent yet. A read of the guard's record is followed, in a spend, by a read of the world's fingerprint (is the
 // world still the one the action was approved in?), so reads declare that too.
-import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core';
+import type { Recorder } from '../history/recorder.js';
+import type { RecordState } from '../history/events.js';
+import type { Access, GateFn } from '../scheduler/gate.js';
 import type { ApprovalRecord, GuardStore } from '@approval-conformance/guard';
 
 type Io = <T>(work: T | Promise<T>) => Promise<T>;
