@@ -77,6 +77,25 @@ describe.each(BACKENDS)('the guard on %s', (backend) => {
     expect(await guard.status('call-1')).toMatchObject({ state: 'spent', outcome: 'ran', idempotencyKey: 'call-1:3', version: 4 });
   });
 
+  it.skipIf(skip)('settles with one write where nothing came between since the spend, and on a fresh read where something did', async () => {
+    const { store } = await setup();
+    const calls: string[] = [];
+    const counted: GuardStore = {
+      insert: (record) => store.insert(record),
+      get: (id) => (calls.push('get'), store.get(id)),
+      replace: (next, expected) => (calls.push('replace'), store.replace(next, expected)),
+    };
+    const guard = new ApprovalGuard(counted);
+    const ticket = await guard.spend('call-1', transfer, WORLD);
+    await guard.settle(ticket, 'unknown');
+    expect(calls).toEqual(['get', 'replace', 'replace']);
+    // Another process learns that it ran: this guard's copy is stale, so its next settle reads the record again, where
+    // `ran` stays.
+    await new ApprovalGuard(store).settle(ticket, 'ran');
+    expect(await guard.settle(ticket, 'unknown')).toMatchObject({ outcome: 'ran', version: 5 });
+    expect(calls.slice(3)).toEqual(['get']);
+  });
+
   it.skipIf(skip)('refuses a forged approval: one never proposed (unknown-approval), one never answered (not-approved)', async () => {
     const { guard } = await setup('unspent');
     const tool = effect('done');
@@ -219,6 +238,24 @@ describe.each(BACKENDS)('the guard on %s', (backend) => {
     const results = await Promise.allSettled(Array.from({ length: 10 }, () => guard.run('call-1', transfer, WORLD, tool.run)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(tool.calls).toBe(1);
+  });
+});
+
+describe('MemoryGuardStore', () => {
+  it('copies its records out as plain data, and starts from such a copy', async () => {
+    const guard = new ApprovalGuard(new MemoryGuardStore());
+    const card = await guard.propose('call-1', transfer, WORLD);
+    await guard.approve('call-1', card.fingerprint);
+    const store = new MemoryGuardStore();
+    const copy = new ApprovalGuard(store);
+    await copy.propose('call-2', edited, WORLD);
+    const records = store.records();
+    expect(records).toEqual([await copy.status('call-2')]);
+    // A copy, not the store's own: changing it changes nothing.
+    (records[0] as { state: string }).state = 'approved';
+    expect(await copy.status('call-2')).toMatchObject({ state: 'unspent' });
+    const restored = new ApprovalGuard(new MemoryGuardStore(store.records()));
+    expect(await restored.status('call-2')).toEqual(await copy.status('call-2'));
   });
 });
 

@@ -32,6 +32,8 @@ const ATTEMPTS = 16;
 
 export class ApprovalGuard {
   readonly #store: GuardStore;
+  /** Each ticket's record as its spend wrote it: settling it needs no second read unless another write came between. */
+  readonly #spent = new WeakMap<Ticket, ApprovalRecord>();
 
   constructor(store: GuardStore) {
     this.#store = store;
@@ -64,12 +66,16 @@ export class ApprovalGuard {
    */
   async spend(approvalId: string, action: GuardedAction, world: World, { owner }: { readonly owner?: string } = {}): Promise<Ticket> {
     const spent = await this.#apply(approvalId, (r) => step.spend(r, action, now(world), owner));
-    return { approvalId, idempotencyKey: spent.idempotencyKey!, action: spent.action };
+    const ticket: Ticket = { approvalId, idempotencyKey: spent.idempotencyKey!, action: spent.action };
+    this.#spent.set(ticket, spent);
+    return ticket;
   }
 
   /** What the effect did: `ran`, `failed` (it surely did not apply), or `unknown` (it may have). */
-  settle(ticket: Ticket, outcome: Exclude<Outcome, 'pending'>): Promise<ApprovalRecord> {
-    return this.#apply(ticket.approvalId, (r) => step.settle(r, outcome));
+  async settle(ticket: Ticket, outcome: Exclude<Outcome, 'pending'>): Promise<ApprovalRecord> {
+    const settled = await this.#apply(ticket.approvalId, (r) => step.settle(r, outcome), this.#spent.get(ticket));
+    this.#spent.set(ticket, settled);
+    return settled;
   }
 
   /**
@@ -123,6 +129,7 @@ export class ApprovalGuard {
     if (!record || record.state !== 'spent') return undefined;
     if (record.outcome === 'ran' || record.outcome === 'failed' || record.owner === owner) return record.outcome;
     const ticket: Ticket = { approvalId, idempotencyKey: record.idempotencyKey!, action: record.action };
+    this.#spent.set(ticket, record);
     try {
       await effect(ticket);
     } catch {
@@ -142,12 +149,22 @@ export class ApprovalGuard {
     return record !== undefined && !(step.spend(record, action, record.world) instanceof GuardError);
   }
 
-  /** Reads, decides, and writes by compare-and-set; a lost race is decided again on the fresh record. */
-  async #apply(approvalId: string, decide: (r: ApprovalRecord) => ApprovalRecord | GuardError): Promise<ApprovalRecord> {
+  /**
+   * Reads, decides, and writes by compare-and-set; a lost race is decided again on the fresh record. `known`, a
+   * record this guard read or wrote, is decided on first without reading: if it is stale the compare-and-set fails.
+   */
+  async #apply(
+    approvalId: string,
+    decide: (r: ApprovalRecord) => ApprovalRecord | GuardError,
+    known?: ApprovalRecord,
+  ): Promise<ApprovalRecord> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const record = await this.#store.get(approvalId);
+      // Only a write is decided on the known record: a refusal or a no-op is decided again on a fresh read.
+      const unread = attempt === 0 && known !== undefined;
+      const record = unread ? known : await this.#store.get(approvalId);
       if (!record) throw refuse.unknown(approvalId);
       const next = decide(record);
+      if (unread && (next instanceof GuardError || next === record)) continue;
       if (next instanceof GuardError) throw next;
       if (next === record) return record;
       if (await this.#store.replace(next, record.version)) return next;

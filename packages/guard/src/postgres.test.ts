@@ -30,6 +30,14 @@ describe('PostgresGuardStore', () => {
     expect(seen.filter((s) => s === 'CREATE TABLE')).toHaveLength(2);
   });
 
+  it('creates its table ahead of time on setup(), and not again', async () => {
+    const { db, seen } = flaky(0);
+    const store = new PostgresGuardStore(db);
+    await store.setup();
+    await store.get('call-1');
+    expect(seen).toEqual(['CREATE TABLE', 'SELECT record']);
+  });
+
   it.each(['approvals; DROP TABLE users', 'a.b.c', '1table', 'app."x"'])('refuses the table name %j', (table) => {
     expect(() => new PostgresGuardStore(flaky(0).db, { table })).toThrow(TypeError);
   });

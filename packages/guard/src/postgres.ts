@@ -31,6 +31,11 @@ export class PostgresGuardStore implements GuardStore {
     this.#table = table;
   }
 
+  /** Creates the table if it is missing. Optional: the first call that needs it does the same. */
+  async setup(): Promise<void> {
+    await this.#setup();
+  }
+
   /**
    * Creates the table if it is missing; called before the first query. Two connections creating it at once is not
    * covered by IF NOT EXISTS: the second fails on a catalog index (23505) or finds the table, or its row type, made

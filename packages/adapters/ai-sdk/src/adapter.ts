@@ -1,5 +1,6 @@
-// The Vercel AI SDK as an adapter: three approval wirings on the generateText and streamText paths, over an
-// in-memory or SQLite chat store, for any installed version.
+// The Vercel AI SDK as an adapter: three approval wirings on the generateText and streamText paths, and the
+// documented one of each release line with the approval guard added (generateText), over an in-memory or SQLite chat
+// store, for any installed version.
 import type { Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { AiLib } from './lib.js';

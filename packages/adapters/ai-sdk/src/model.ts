@@ -42,11 +42,14 @@ const ids = (prompt: readonly PromptMessage[], role: string, type: string) =>
 
 /** The adversary's model: what it answers to a prompt. */
 export const brainReply = (brain: Brain) => async (prompt: readonly PromptMessage[]): Promise<Reply> => {
-  const { turn } = currentRequest();
+  const { turn, proposedWorlds } = currentRequest();
   const last = prompt.at(-1);
   const propose = async (id: string, alternatives: readonly Action[], decision: string) => {
     const action = await brain.model.decide(turn, decision, alternatives);
-    brain.history.emit({ kind: 'proposed', actor: turn, approvalId: id, action, world: brain.backend.world });
+    const world = brain.backend.world;
+    brain.history.emit({ kind: 'proposed', actor: turn, approvalId: id, action, world });
+    // The world the model proposed in, for the guard's record (guarded wirings) when the route shows the card.
+    proposedWorlds.set(id, world);
     return { call: { id, action } };
   };
   if (last?.role === 'user') return propose(brain.nextApproval(), brain.request().alternatives, 'propose');

@@ -1,13 +1,15 @@
 // The app's chat route, as the docs write it: load the chat, append the client's new messages, run the model with
 // the tools, save the transcript on finish, and send the client what happened. The cookbook route first runs the
-// tools the client answered "Yes, confirmed." to, as the 5.x human-in-the-loop recipe does.
-import type { Action, Connections, CountingBackend } from '@approval-conformance/core';
-import { inRequest } from './context.js';
+// tools the client answered "Yes, confirmed." to, as the 5.x human-in-the-loop recipe does. Guarded, the route
+// also writes the guard's record before it shows a card, and tells the client what the guard says became of a call.
+import type { Action, Connections, CountingBackend, GuardedApp, GuardedOutcome } from '@approval-conformance/core';
+import { GuardError } from '@approval-conformance/guard';
+import { currentRequest, inRequest } from './context.js';
 import { APPROVAL_SECRET } from './features.js';
 import type { AiLib } from './lib.js';
 import { actionOf } from './model.js';
 import type { ChatStore } from './store.js';
-import { needsApproval, runTool } from './tools.js';
+import { GuardedToolError, needsApproval, runTool } from './tools.js';
 import {
   APPROVAL,
   approvalOfCall,
@@ -30,12 +32,25 @@ export interface Route {
   readonly names: () => ApprovalNames;
   readonly backend: CountingBackend;
   readonly connections: Pick<Connections, 'deliverCard' | 'disclose'>;
+  /** Guarded wirings: the app's guard calls, for this process. */
+  readonly guard?: () => GuardedApp;
 }
 
 /** What the client is shown: cards for new approvals, and what became of approved calls. */
 type Shown =
   | { readonly kind: 'card'; readonly approvalId: string; readonly action: Action }
-  | { readonly kind: 'outcome'; readonly approvalId: string; readonly says: 'happened' | 'not-happened' };
+  | { readonly kind: 'outcome'; readonly approvalId: string; readonly says: 'happened' | 'not-happened' | 'unknown' };
+
+/**
+ * Guarded: what the client is told of a guarded call, from what the guard said of it (not from the tool's output):
+ * it ran, now or before; it may have run; or, refused, nothing: nothing ran under this call, but the approval may
+ * have run under another turn, so "it did not happen" could be false.
+ */
+const guardedSays = (outcome: GuardedOutcome | undefined): 'happened' | 'unknown' | undefined =>
+  outcome === 'ran' || outcome === 'ran-before' ? 'happened' : outcome === 'unknown' ? 'unknown' : undefined;
+
+/** The guard's outcome for the next result of call `toolCallId` in this request (a call may have run twice). */
+const nextOutcome = (toolCallId: string): GuardedOutcome | undefined => currentRequest().outcomes.get(toolCallId)?.shift();
 
 /** SDK errors that are the runtime refusing a request it should refuse (a bad signature, an unknown approval). */
 const REFUSALS = /InvalidToolApproval|ToolCallNotFoundForApproval/;
@@ -60,7 +75,10 @@ function shownFrom(messages: readonly Message[], route: Route, approvalOf: Reado
     for (const part of partsOf(message)) {
       if (part['type'] === 'tool-result' && !isDenied(part) && !isAnswer(part)) {
         const approvalId = approvalOf.get(part['toolCallId']);
-        if (approvalId) shown.push({ kind: 'outcome', approvalId, says: isErrorOutput(part) ? 'not-happened' : 'happened' });
+        if (approvalId && route.guard) {
+          const says = guardedSays(nextOutcome(part['toolCallId']));
+          if (says) shown.push({ kind: 'outcome', approvalId, says });
+        } else if (approvalId) shown.push({ kind: 'outcome', approvalId, says: isErrorOutput(part) ? 'not-happened' : 'happened' });
       } else if (part['type'] === 'tool-approval-request') {
         const call = calls.get(part['toolCallId']);
         if (call) shown.push({ kind: 'card', approvalId: names.name(part['approvalId']), action: actionOf(call['toolName'], call['input']) });
@@ -93,11 +111,13 @@ async function runAnswered(messages: Message[], route: Route): Promise<{ message
     let value = 'Error: User denied access to tool execution';
     if (answer === APPROVAL.YES) {
       try {
-        value = await runTool(route.backend, call['toolName'])(call['input'], { toolCallId: call['toolCallId'] });
+        value = await runTool(route.backend, call['toolName'], route.guard)(call['input'], { toolCallId: call['toolCallId'] });
         shown.push({ kind: 'outcome', approvalId: call['toolCallId'], says: 'happened' });
       } catch (error) {
         value = `Error: ${(error as Error).message}`;
-        shown.push({ kind: 'outcome', approvalId: call['toolCallId'], says: 'not-happened' });
+        // Guarded: a refused spend tells nothing definite; a call that may have run says so.
+        const says = error instanceof GuardedToolError ? guardedSays(error.outcome) : 'not-happened';
+        if (says) shown.push({ kind: 'outcome', approvalId: call['toolCallId'], says });
       }
     }
     content.push({ ...part, output: { type: 'text', value } });
@@ -107,8 +127,26 @@ async function runAnswered(messages: Message[], route: Route): Promise<{ message
 
 async function show(route: Route, turn: string, shown: readonly Shown[]) {
   for (const s of shown) {
-    if (s.kind === 'card') await route.connections.deliverCard(turn, s.approvalId, s.action);
-    else await route.connections.disclose(turn, s.approvalId, s.says);
+    if (s.kind === 'card') {
+      if (route.guard && !(await recordCard(route.guard(), turn, s))) continue;
+      await route.connections.deliverCard(turn, s.approvalId, s.action);
+    } else await route.connections.disclose(turn, s.approvalId, s.says);
+  }
+}
+
+/**
+ * Guarded: the guard's record of a card, written before the card is shown, bound to the action and to the world
+ * the model proposed it in. A card the guard will not record (its id is taken) is not shown: nothing could spend it.
+ */
+async function recordCard(app: GuardedApp, turn: string, card: Extract<Shown, { kind: 'card' }>): Promise<boolean> {
+  const world = currentRequest().proposedWorlds.get(card.approvalId);
+  if (world === undefined) throw new Error(`the model proposed no ${card.approvalId} in this request`);
+  try {
+    await app.propose(turn, card.approvalId, card.action, world);
+    return true;
+  } catch (error) {
+    if (error instanceof GuardError) return false;
+    throw error;
   }
 }
 
@@ -121,7 +159,7 @@ export async function serve(route: Route, turn: string, incoming: readonly Messa
   let messages: Message[] = [...stored, ...incoming];
   const approvalOf = approvalOfCall(messages, style, route.names(), needsApproval);
 
-  await inRequest({ turn, approvalOfCall: approvalOf, dispatches: new Map() }, async () => {
+  await inRequest({ turn, approvalOfCall: approvalOf, dispatches: new Map(), proposedWorlds: new Map(), outcomes: new Map() }, async () => {
     let early: Shown[] = [];
     if (style === 'cookbook') ({ messages, shown: early } = await runAnswered(messages, route));
     const options = {

@@ -74,11 +74,18 @@ export interface StoreTrace {
   /** What a transcript says about each approval it holds. */
   readonly states: (messages: readonly Message[] | undefined) => Map<string, RecordState>;
   readonly book: () => RecordBook;
+  /**
+   * Whether the transcript is the approval's record, reported as record-read and record-write (default). Not with
+   * the approval guard: the guard's record is then the approval's, and the chat store, still gated, is app state.
+   */
+  readonly report?: boolean;
 }
 
-// One record: the chat's transcript.
-const READ: Access[] = [{ key: `record:${CHAT}`, mode: 'read' }];
-const WRITE: Access[] = [{ key: `record:${CHAT}`, mode: 'write' }];
+/**
+ * The key the chat's accesses declare: one record, the chat's transcript; or, with the approval guard (`report`
+ * false), application state the properties never see.
+ */
+export const chatKey = (report: boolean) => `${report ? 'record' : 'app'}:${CHAT}`;
 
 export class ChatStore {
   readonly #backing: Backing;
@@ -93,9 +100,10 @@ export class ChatStore {
   /** The app's `loadChat`: undefined for a chat never saved. */
   async load(turn: string): Promise<Message[] | undefined> {
     const gate = `chat.load(${CHAT})`;
-    await this.#trace.gate(turn, gate, { access: READ });
+    await this.#trace.gate(turn, gate, { access: [{ key: chatKey(this.#trace.report !== false), mode: 'read' }] });
     const messages = this.peek();
     const states = this.#trace.states(messages);
+    if (this.#trace.report === false) return messages;
     const { version } = this.#trace.book();
     for (const approvalId of this.#trace.approvals()) {
       const state = states.get(approvalId) ?? 'absent';
@@ -107,7 +115,7 @@ export class ChatStore {
   /** The app's `saveChat`: the whole transcript replaces the stored one, as in the docs. */
   async save(turn: string, messages: readonly Message[]): Promise<void> {
     const gate = `chat.save(${CHAT})`;
-    await this.#trace.gate(turn, gate, { access: WRITE });
+    await this.#trace.gate(turn, gate, { access: [{ key: chatKey(this.#trace.report !== false), mode: 'write' }] });
     this.#backing.set(JSON.stringify(messages));
     const book = this.#trace.book();
     const version = ++book.version;
@@ -115,7 +123,7 @@ export class ChatStore {
     for (const approvalId of new Set([...this.#trace.approvals(), ...states.keys()])) {
       const state = states.get(approvalId) ?? 'absent';
       const from = book.lastStates.get(approvalId) ?? 'absent';
-      if (from !== state) this.#trace.history.emit({ kind: 'record-write', actor: turn, gate, approvalId, version, from, state });
+      if (from !== state && this.#trace.report !== false) this.#trace.history.emit({ kind: 'record-write', actor: turn, gate, approvalId, version, from, state });
     }
     book.lastStates = states;
   }

@@ -1,5 +1,5 @@
 // The wirings: each a documented way to put a confirmation in front of a tool, on the generateText or the streamText
-// path.
+// path; and the documented way of each release line with the approval guard added (`guarded-*`, generateText).
 import type { WiringInfo } from '@approval-conformance/core';
 import type { Features } from './features.js';
 
@@ -7,6 +7,8 @@ export interface Wiring extends WiringInfo {
   /** Native `needsApproval`, the same signed with `experimental_toolApprovalSecret`, or the 5.x cookbook. */
   readonly approval: 'native' | 'signed' | 'cookbook';
   readonly path: 'generate' | 'stream';
+  /** The app adds the approval guard (@approval-conformance/guard) to the documented pattern, and nothing else. */
+  readonly guarded: boolean;
   /** Why this version cannot run it, if it cannot. */
   readonly unavailable: (features: Features) => string | undefined;
 }
@@ -37,7 +39,38 @@ const WAYS = [
   },
 ] as const;
 
-export const WIRINGS: readonly Wiring[] = WAYS.flatMap((way) => [
-  { ...way, path: 'generate' as const, description: `${way.description} (generateText)` },
-  { ...way, id: `${way.id}-stream`, path: 'stream' as const, description: `${way.description} (streamText)` },
-]);
+/**
+ * The guarded wirings: the documented pattern of each release line (native approval from 6.0, the cookbook before),
+ * with the approval guard (@approval-conformance/guard) added and nothing else changed. generateText only.
+ */
+const GUARDED = [
+  {
+    id: 'guarded-native-approval',
+    approval: 'native',
+    description:
+      'native-approval with the approval guard (@approval-conformance/guard): the route records each card before showing it, ' +
+      "the click is recorded on the server, and the tool's execute spends the approval (bound to the call and the world) " +
+      "before it calls the backend with the guard's idempotency key",
+    unavailable: native,
+  },
+  {
+    id: 'guarded-cookbook-hitl',
+    approval: 'cookbook',
+    description:
+      'cookbook-hitl with the approval guard (@approval-conformance/guard): the route records each card before showing it, ' +
+      'the click is recorded on the server, and the route spends the approval (bound to the call and the world) before it ' +
+      "runs the confirmed tool with the guard's idempotency key",
+    unavailable: (f: Features) =>
+      f.nativeApproval
+        ? "from 6.0 the SDK's own tool approval is the documented pattern; its guarded form is guarded-native-approval"
+        : undefined,
+  },
+] as const;
+
+export const WIRINGS: readonly Wiring[] = [
+  ...WAYS.flatMap((way) => [
+    { ...way, path: 'generate' as const, guarded: false, description: `${way.description} (generateText)` },
+    { ...way, id: `${way.id}-stream`, path: 'stream' as const, guarded: false, description: `${way.description} (streamText)` },
+  ]),
+  ...GUARDED.map((way) => ({ ...way, path: 'generate' as const, guarded: true, description: `${way.description} (generateText)` })),
+];

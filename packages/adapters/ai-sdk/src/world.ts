@@ -1,17 +1,30 @@
 // One world: a fresh chat store (in memory, or a SQLite file) behind the docs' chat route, the version's mock model,
 // and the tools. The client holds the approval ids it was shown and answers with new messages, as the SDK's UI does.
-import type { Access, Answer, ProposalRequest, RecordState, World, WorldEnv } from '@approval-conformance/core';
+// Guarded wirings add the approval guard's store (of the same kind as the chat's) and the app's guard calls; the
+// guard's record is then the approval's record.
+import {
+  GatedGuardStore,
+  GuardedApp,
+  type Access,
+  type Answer,
+  type ProposalRequest,
+  type RecordState,
+  type World,
+  type WorldEnv,
+} from '@approval-conformance/core';
+import type { ApprovalRecord } from '@approval-conformance/guard';
+import { openGuardRecords } from './guard-store.js';
 import type { AiLib } from './lib.js';
 import { actionOf, brainReply, mockModel } from './model.js';
 import { serve, type Route } from './route.js';
-import { CHAT, ChatStore, newRecordBook } from './store.js';
+import { ChatStore, chatKey, newRecordBook } from './store.js';
 import { editCall, tamperings } from './tampering.js';
 import { buildTools, needsApproval } from './tools.js';
 import { APPROVAL, ApprovalNames, recordStates, toolCalls, type Message } from './transcript.js';
 import type { Wiring } from './wirings.js';
 
-const AFTER_SHOWING: Access[] = [
-  { key: `record:${CHAT}`, mode: 'read' },
+const afterShowing = (report: boolean): Access[] => [
+  { key: chatKey(report), mode: 'read' },
   { key: 'proposal', mode: 'read' },
 ];
 
@@ -22,6 +35,17 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
   let known = new Set<string>();
   let request: ProposalRequest = { alternatives: [] };
   let proposals = 0;
+
+  // Guarded: the guard's records, the client's copy of each card's fingerprint (the client outlives a restart), and
+  // the app's guard calls, named for the process (each restart is a new one, for the guard's recovery).
+  const io = <T>(work: T | Promise<T>) => env.external(Promise.resolve(work));
+  let guardRecords = wiring.guarded ? openGuardRecords(env.store, env.scratchDir) : undefined;
+  const cards = new Map<string, string>();
+  let incarnation = 0;
+  const startApp = () =>
+    guardRecords && new GuardedApp(new GatedGuardStore(guardRecords.store, env.gate, io, env.history), env.backend, cards, `p${++incarnation}`);
+  let app = startApp();
+  const guard = app && (() => app!);
 
   const states = (messages: readonly Message[] | undefined): Map<string, RecordState> => {
     const found = recordStates(messages, style, names, needsApproval);
@@ -35,6 +59,8 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       approvals: () => known,
       states,
       book: () => book,
+      // Guarded, the guard's record is the approval's: the chat store is gated but not reported.
+      report: !wiring.guarded,
     });
   let store = open();
 
@@ -48,10 +74,11 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       nextApproval: () => `a${++proposals}`,
     }),
   );
+  const after = afterShowing(!wiring.guarded);
   const route: Route = {
     lib,
     wiring,
-    tools: buildTools(lib, env.backend, style),
+    tools: buildTools(lib, env.backend, style, guard),
     model,
     store: () => store,
     names: () => names,
@@ -59,9 +86,10 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
     // Once the route has shown what it shows, `propose` reads the transcript and the proposal counter to say what
     // it paused on: the gates of what it shows say so, so that nothing that writes them is taken to commute.
     connections: {
-      deliverCard: (turn, approvalId, action) => env.connections.deliverCard(turn, approvalId, action, undefined, AFTER_SHOWING),
-      disclose: (turn, approvalId, says) => env.connections.disclose(turn, approvalId, says, AFTER_SHOWING),
+      deliverCard: (turn, approvalId, action) => env.connections.deliverCard(turn, approvalId, action, undefined, after),
+      disclose: (turn, approvalId, says) => env.connections.disclose(turn, approvalId, says, after),
     },
+    ...(guard ? { guard } : {}),
   };
 
   /** The client's answer to one approval, as a message part: the SDK's approval response, or the cookbook's string. */
@@ -98,7 +126,14 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       await serve(route, turn, [{ role: 'tool', content: answers.map(answerPart) }]);
     },
 
+    ...(app ? { approve: (turn: string, approvalId: string) => app!.approve(turn, approvalId) } : {}),
+
     async inspect(approvalId) {
+      if (guardRecords) {
+        const record = await guardRecords.store.get(approvalId);
+        const state: RecordState = !record ? 'absent' : record.state === 'unspent' || record.state === 'approved' ? 'unspent' : 'spent';
+        return { state, version: record?.version ?? 0 };
+      }
       return { state: states(store.peek()).get(approvalId) ?? 'absent', version: book.version };
     },
 
@@ -120,6 +155,7 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
         known: [...known],
         request,
         proposals,
+        ...(guardRecords ? { guard: await guardRecords.dump(), cards: [...cards] } : {}),
       };
     },
 
@@ -131,22 +167,36 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
         known: string[];
         request: ProposalRequest;
         proposals: number;
+        guard?: ApprovalRecord[];
+        cards?: [string, string][];
       };
       store.restore(s.store);
       names = new ApprovalNames(s.names);
       book = { version: s.book.version, lastStates: new Map(s.book.lastStates) };
       known = new Set(s.known);
       ({ request, proposals } = s);
+      if (guardRecords) {
+        await guardRecords.load(s.guard ?? []);
+        cards.clear();
+        for (const [approvalId, fingerprint] of s.cards ?? []) cards.set(approvalId, fingerprint);
+      }
     },
 
     async restart() {
       // A new process: the SDK held nothing; an in-memory store starts empty, a SQLite store reopens its file.
       store.close();
       store = open();
+      // The guard's records likewise (memory: gone; SQLite: the file again), under a new process name.
+      if (guardRecords) {
+        guardRecords.close();
+        guardRecords = openGuardRecords(env.store, env.scratchDir);
+        app = startApp();
+      }
     },
 
     async close() {
       store.close();
+      guardRecords?.close();
     },
   };
   return world;

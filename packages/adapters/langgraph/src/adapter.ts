@@ -1,4 +1,5 @@
-// LangGraph.js as an adapter: four wirings over MemorySaver and SqliteSaver, for any installed version.
+// LangGraph.js as an adapter: four wirings and two guarded ones over MemorySaver, SqliteSaver and PostgresSaver, for
+// any installed version.
 import type { Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { LangGraphLib } from './lib.js';

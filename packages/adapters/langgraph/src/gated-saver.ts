@@ -50,6 +50,11 @@ export interface SaverTrace {
   readonly book: () => SaverBook;
   /** Whether the saver stores each checkpoint and each task's writes under keys of their own (not PostgresSaver). */
   readonly keyedWrites: boolean;
+  /**
+   * Whether the checkpoints are the approvals' record in the history (record-read, record-write). Not with the
+   * approval guard: its record is the one spent before the action runs; the checkpoints stay gated as app state.
+   */
+  readonly report: boolean;
 }
 
 // The record is the thread's checkpoints. A read (the latest checkpoint and its writes) may see any of it. A write
@@ -58,8 +63,7 @@ export interface SaverTrace {
 // and SqliteSaver store exactly those keys, so writes to different ones leave the same store in either order, and the
 // latest checkpoint is the newest id whichever was put first. PostgresSaver also shares channel values between
 // checkpoints (its blobs table, keyed by channel and version), so there every write is to the whole record.
-const READ: Access[] = [{ key: 'record:checkpoints', mode: 'read' }];
-const WHOLE: Access[] = [{ key: 'record:checkpoints', mode: 'write' }];
+// With the guard, the checkpoints are application state (`app:`), reported as nothing.
 
 export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass {
   /** `cp3`: the third checkpoint id this world has seen. */
@@ -75,7 +79,10 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
     if (!tasks.has(id)) tasks.set(id, `task${tasks.size + 1}`);
     return tasks.get(id)!;
   };
-  const write = (part: string): Access[] => (trace.keyedWrites ? [{ key: `record:${part}`, mode: 'write' }] : WHOLE);
+  const kind = trace.report ? 'record' : 'app';
+  const READ: Access[] = [{ key: `${kind}:checkpoints`, mode: 'read' }];
+  const WHOLE: Access[] = [{ key: `${kind}:checkpoints`, mode: 'write' }];
+  const write = (part: string): Access[] => (trace.keyedWrites ? [{ key: `${kind}:${part}`, mode: 'write' }] : WHOLE);
 
   const threadOf = (config: Config) => String(config?.configurable?.['thread_id'] ?? '?');
 
@@ -87,7 +94,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const tuple = await trace.external(super.getTuple(config));
       const pending = pendingApprovals(tuple);
       const { version, seen } = trace.book();
-      for (const approvalId of trace.approvals) {
+      for (const approvalId of trace.report ? trace.approvals : []) {
         trace.history.emit({
           kind: 'record-read',
           actor: turn,
@@ -138,7 +145,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
         const state = approvalState(pending, approvalId, seen);
         states.set(approvalId, state);
         const from = book.lastStates.get(approvalId) ?? 'absent';
-        if (from !== state) {
+        if (from !== state && trace.report) {
           trace.history.emit({ kind: 'record-write', actor: turn, gate, approvalId, version, from, state });
         }
       }

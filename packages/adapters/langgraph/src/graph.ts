@@ -1,7 +1,7 @@
 // The agent under test: LangGraph's documented human-in-the-loop shape. A model step proposes an action, a node
 // calls interrupt() with it, and on resume the action runs. Where the effect runs and where the proposal is made are
 // the wiring; everything else is LangGraph's own code.
-import type { Action, Fakes, Recorder } from '@approval-conformance/core';
+import type { Action, Fakes, GuardedApp, GuardedOutcome, Recorder } from '@approval-conformance/core';
 import { turnOf, type Config } from './gated-saver.js';
 import type { Module } from './lib.js';
 
@@ -20,6 +20,8 @@ export interface GraphDeps {
   readonly history: Recorder;
   /** The model's alternatives for the first proposal. */
   readonly alternatives: () => readonly Action[];
+  /** Guarded wirings: the application's approval guard, in this process. */
+  readonly guard?: () => GuardedApp | undefined;
 }
 
 /** The name of a flow's second approval: `a1.2` after `a1`. */
@@ -46,8 +48,14 @@ export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unk
     deps.history.emit({ kind: 'proposed', actor: turn, approvalId: approval, action, world });
     return { action, world };
   };
-  const effect = async (turn: string, approvalId: string, action: Action) => {
-    await backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action });
+  // The effect. Unguarded, a tool call (a failure throws out of the graph); `executed` says true. Guarded, the guard
+  // spends the approval first and the call carries its idempotency key; `executed` says what became of it.
+  const effect = async (turn: string, approvalId: string, action: Action): Promise<true | GuardedOutcome> => {
+    const dispatch = `${turn}/${approvalId}`;
+    const guard = deps.guard?.();
+    if (guard) return guard.run(turn, approvalId, action, dispatch);
+    await backend.call(turn, { approvalId, dispatch, action });
+    return true;
   };
 
   let graph = new StateGraph(State);
@@ -62,20 +70,19 @@ export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unk
     const proposal = shape.proposalIn === 'interrupt-node' ? await propose(turn, state.approval) : state;
     const answer = interrupt({ approval: state.approval, action: proposal.action, world: proposal.world });
     const approved = answer?.approved === true;
-    if (shape.effectIn === 'interrupt-node' && approved) await effect(turn, state.approval, proposal.action);
+    const executed = shape.effectIn === 'interrupt-node' && approved ? await effect(turn, state.approval, proposal.action) : false;
     return {
       action: proposal.action,
       world: proposal.world,
       answer,
-      ...(shape.effectIn === 'interrupt-node' ? { executed: approved } : {}),
+      ...(shape.effectIn === 'interrupt-node' ? { executed } : {}),
     };
   });
   if (shape.effectIn === 'next-node') {
     type Answered = { approval: string; action: Action; answer?: { approved?: boolean } };
     graph = graph.addNode('execute', async (state: Answered, config: Config) => {
       if (state.answer?.approved !== true) return { executed: false };
-      await effect(turnOf(config), state.approval, state.action);
-      return { executed: true };
+      return { executed: await effect(turnOf(config), state.approval, state.action) };
     });
   }
   const followUp = shape.followUp;
@@ -83,8 +90,7 @@ export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unk
     graph = graph.addNode('approve2', async (state: { approval: string }, config: Config) => {
       const second = followUpId(state.approval);
       const answer2 = interrupt({ approval: second, action: followUp, world: backend.world });
-      if (answer2?.approved === true) await effect(turnOf(config), second, followUp);
-      return { answer2, executed2: answer2?.approved === true };
+      return { answer2, executed2: answer2?.approved === true ? await effect(turnOf(config), second, followUp) : false };
     });
   }
 

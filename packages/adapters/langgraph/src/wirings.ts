@@ -5,11 +5,14 @@ import type { Features } from './features.js';
 export interface Wiring extends WiringInfo {
   readonly effectIn: 'interrupt-node' | 'next-node';
   readonly resumeBy: 'value' | 'id' | 'id-strict';
+  /** With the approval guard (@approval-conformance/guard) between the resume and the tool, and nothing else changed. */
+  readonly guarded?: true;
   /** Why this version cannot run it, if it cannot. */
   readonly unavailable: (features: Features) => string | undefined;
 }
 
-export const WIRINGS: readonly Wiring[] = [
+/** The documented wirings, as the docs write them. */
+export const UNGUARDED: readonly Wiring[] = [
   {
     id: 'interrupt-node',
     description: 'the node calls interrupt({action}) and then performs the effect',
@@ -44,3 +47,16 @@ export const WIRINGS: readonly Wiring[] = [
           : 'this version has no strict-resume option (1.7+)',
   },
 ];
+
+/** The docs' two patterns with the approval guard added: a record before the card, a spend before the effect. */
+export const GUARDED_WIRINGS: readonly Wiring[] = ['interrupt-node', 'separate-node'].map((id) => {
+  const wiring = UNGUARDED.find((w) => w.id === id)!;
+  return {
+    ...wiring,
+    id: `guarded-${id}`,
+    description: `${wiring.description}; with the approval guard (@approval-conformance/guard) between the resume and the tool`,
+    guarded: true,
+  };
+});
+
+export const WIRINGS: readonly Wiring[] = [...UNGUARDED, ...GUARDED_WIRINGS];

@@ -7,8 +7,15 @@
 // durability across a crash, and a restart keeps exactly that: it reopens the database from its serialized bytes,
 // which hold every committed transaction and nothing else (the saver's transactions are synchronous, so none is open
 // at a gate).
+//
+// Guarded wirings add the application's approval guard and nothing else: its records live beside the checkpoints (in
+// memory, in the same SQLite database, in the same PostgreSQL schema), so a restart and a snapshot keep exactly what
+// they keep of the checkpoints.
 import Database from 'better-sqlite3';
-import type { Action, ProposalRequest, World, WorldEnv } from '@approval-conformance/core';
+import { GatedGuardStore, GuardedApp, type Action, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
+import { GuardError, MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
+import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
+import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
 import { STRICT_RESUME_KEY } from './features.js';
 import { gatedSaverClass, newSaverBook, TURN_KEY } from './gated-saver.js';
 import { buildGraph, followUpId } from './graph.js';
@@ -24,7 +31,7 @@ const THREAD = 'thread-1';
 
 interface Interrupt {
   readonly id?: string;
-  readonly value?: { approval?: string; action?: Action };
+  readonly value?: { approval?: string; action?: Action; world?: string };
 }
 
 const SAVERS: Readonly<Record<string, (lib: LangGraphLib) => unknown>> = {
@@ -32,6 +39,22 @@ const SAVERS: Readonly<Record<string, (lib: LangGraphLib) => unknown>> = {
   sqlite: (lib) => lib.sqlite?.['SqliteSaver'],
   postgres: (lib) => lib.postgres?.['PostgresSaver'],
 };
+
+/** A store opened: the saver, what it runs on, and (guarded) the guard's records beside its checkpoints. */
+interface Opened {
+  readonly db: Database.Database | undefined;
+  readonly pool: ReturnType<typeof connect> | undefined;
+  // The saver class is the framework's.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly saver: any;
+  readonly guard: GuardStore | undefined;
+}
+
+/** What the user is told of an effect the graph reports: unguarded `true`, guarded what the guard says became of it. */
+function told(executed: unknown): 'happened' | 'unknown' | undefined {
+  if (executed === true || executed === 'ran' || executed === 'ran-before') return 'happened';
+  return executed === 'unknown' ? 'unknown' : undefined;
+}
 
 export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): Promise<World> {
   let approvals = new Set<string>();
@@ -47,13 +70,15 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     },
     book: () => book,
     keyedWrites: env.store !== 'postgres',
+    report: !wiring.guarded,
   });
+  const io = <T>(work: T | Promise<T>) => env.external(Promise.resolve(work));
   // PostgreSQL: a schema of the world's own (the same across a restart), dropped at close.
   const schema = newSchemaName();
   let opened = false;
   let url: string | undefined;
   /** Opens the store: for SQLite, a database in memory, empty or from the bytes of one (a restart, a snapshot). */
-  const open = async (bytes?: Buffer) => {
+  const open = async (bytes?: Buffer, records?: readonly ApprovalRecord[]): Promise<Opened> => {
     if (env.store === 'postgres') {
       const given = postgresUrl();
       if (!given) throw new Error('no PostgreSQL server: set APPROVAL_CONFORMANCE_POSTGRES (or pass --postgres URL)');
@@ -65,7 +90,10 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       try {
         const saver = new Saver(pool, undefined, { schema });
         await env.external(saver.setup());
-        return { db: undefined, pool, saver };
+        // The guard's table is made with the saver's, so that a snapshot of the schema holds it from the start.
+        const guard = wiring.guarded ? new PostgresGuardStore(pool, { table: `${schema}.approval_guard` }) : undefined;
+        await env.external(guard?.setup() ?? Promise.resolve());
+        return { db: undefined, pool, saver, guard };
       } catch (error) {
         // Nothing is left behind: a first open drops its schema (no close will come); a restart ends its connection.
         await env.external((first ? dropSchema(url, pool, schema) : pool.end()).catch(() => undefined));
@@ -73,9 +101,20 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       }
     }
     const db = env.store === 'sqlite' ? new Database(bytes ?? ':memory:') : undefined;
-    return { db, pool: undefined, saver: db ? new Saver(db) : new Saver() };
+    const guard = !wiring.guarded ? undefined : db ? new SqliteGuardStore(db) : new MemoryGuardStore(records);
+    return { db, pool: undefined, saver: db ? new Saver(db) : new Saver(), guard };
   };
-  let { db, pool, saver } = await open();
+  let { db, pool, saver, guard } = await open();
+
+  // Guarded: the client's copy of each card's fingerprint (it outlives a restart), and the app's guard in this
+  // process; each start is a new process, named for the guard's recovery.
+  let cards = new Map<string, string>();
+  let incarnation = 0;
+  const startApp = (n = incarnation + 1) => {
+    incarnation = n;
+    return guard && new GuardedApp(new GatedGuardStore(guard, env.gate, io, env.history), env.backend, cards, `p${n}`);
+  };
+  let app = startApp();
 
   let request: ProposalRequest = { alternatives: [] };
   let proposals = 0;
@@ -92,7 +131,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         proposalIn: env.scenario === 're-proposal' ? 'interrupt-node' : 'own-node',
         ...(request.followUp ? { followUp: request.followUp } : {}),
       },
-      { lib: lib.langgraph, fakes: env, history: env.history, alternatives: () => request.alternatives },
+      { lib: lib.langgraph, fakes: env, history: env.history, alternatives: () => request.alternatives, guard: () => app },
       saver,
     );
 
@@ -107,7 +146,20 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       const approvalId = it.value?.approval;
       if (!approvalId || !it.value?.action || except.has(approvalId)) continue;
       if (it.id) interruptIds.set(approvalId, it.id);
+      // Guarded: the record is written before the card is shown, bound to the action and the world it was proposed in.
+      if (app && !(await proposed(turn, approvalId, it.value.action, it.value.world))) continue;
       await env.connections.deliverCard(turn, approvalId, it.value.action);
+    }
+  };
+
+  /** The guard's record of a card about to be shown; false if another turn recorded one for this approval already. */
+  const proposed = async (turn: string, approvalId: string, action: Action, proposedIn: string | undefined) => {
+    try {
+      await app!.propose(turn, approvalId, action, proposedIn ?? env.backend.world);
+      return true;
+    } catch (error) {
+      if (error instanceof GuardError && error.code === 'already-proposed') return false;
+      throw error;
     }
   };
 
@@ -147,13 +199,17 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         throw error;
       }
       const approval = String(result['approval'] ?? answer.approvalId);
-      if (result['executed'] === true) await env.connections.disclose(turn, approval, 'happened');
-      if (result['executed2'] === true) await env.connections.disclose(turn, followUpId(approval), 'happened');
+      const executed = told(result['executed']);
+      if (executed) await env.connections.disclose(turn, approval, executed);
+      const executed2 = told(result['executed2']);
+      if (executed2) await env.connections.disclose(turn, followUpId(approval), executed2);
       // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
       if (request.followUp && result['executed2'] === undefined) {
         await showCards(turn, await pausedOn(turn), new Set([approval]));
       }
     },
+
+    ...(app ? { approve: (turn: string, approvalId: string) => app!.approve(turn, approvalId) } : {}),
 
     async inspect(approvalId) {
       // The framework's own read, past the gate.
@@ -170,17 +226,22 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
 
     async snapshot() {
       // The saver's own storage: MemorySaver's maps, the SQLite database's bytes, or the PostgreSQL schema's rows.
+      // Guarded, the guard's records are in the same database or schema, or copied out of memory.
       const store = pool
         ? await env.external(dumpSchema(pool, schema))
         : db
           ? db.serialize()
           : { storage: saver.storage, writes: saver.writes };
-      return { store, approvals, book, request, proposals, interruptIds, built: graph !== undefined };
+      const records = guard instanceof MemoryGuardStore ? guard.records() : undefined;
+      return { store, records, cards, incarnation, approvals, book, request, proposals, interruptIds, built: graph !== undefined };
     },
 
     async restore(snapshot) {
       const s = snapshot as {
         store: Uint8Array | SchemaRows | { storage: unknown; writes: unknown };
+        records: ApprovalRecord[] | undefined;
+        cards: Map<string, string>;
+        incarnation: number;
         approvals: Set<string>;
         book: ReturnType<typeof newSaverBook>;
         request: ProposalRequest;
@@ -192,11 +253,13 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         await env.external(loadSchema(pool, schema, s.store as SchemaRows));
       } else if (db) {
         db.close();
-        ({ db, pool, saver } = await open(Buffer.from(s.store as Uint8Array)));
+        ({ db, pool, saver, guard } = await open(Buffer.from(s.store as Uint8Array)));
       } else {
         Object.assign(saver, s.store);
+        if (guard) guard = new MemoryGuardStore(s.records);
       }
-      ({ approvals, book, request, proposals, interruptIds } = s);
+      ({ approvals, book, request, proposals, interruptIds, cards } = s);
+      app = startApp(s.incarnation);
       graph = s.built ? build() : undefined;
     },
 
@@ -206,7 +269,8 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       const committed = db?.serialize();
       db?.close();
       await env.external(pool?.end() ?? Promise.resolve());
-      ({ db, pool, saver } = await open(committed));
+      ({ db, pool, saver, guard } = await open(committed));
+      app = startApp();
       graph = undefined;
       graph = build();
     },

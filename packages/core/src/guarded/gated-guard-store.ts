@@ -77,4 +77,6 @@ function state(record: ApprovalRecord | undefined): RecordState {
   return record.state === 'unspent' || record.state === 'approved' ? 'unspent' : 'spent';
 }
 
+// The guard's record: an approvals' record (its reads and writes are reported as record-read and record-write), in a
+// store of its own beside the framework's, so the explorer commutes it as both (see `guard` in scheduler/commute.ts).
 const access = (id: string, mode: Access['mode']): Access[] => [{ key: `guard:${id}`, mode }];

@@ -70,4 +70,23 @@ describe('independent', () => {
     expect(independent(release('t1', model, [['proposed', 'a1']]), release('t2', model, [['proposed', 'a2']]))).toBe(false);
     expect(independent(release('t1', model, [['proposed', 'a2']]), release('t2', write('record:a1'), [['record-write', 'a1']]))).toBe(true);
   });
+
+  it("commutes the guard's record as the record, and application state with every other kind", () => {
+    const spend = release('t1', write('guard:a1'), [['record-write', 'a1']]);
+    expect(independent(spend, release('t2', write('card')))).toBe(true);
+    expect(independent(spend, release('t2', write('tell'), [['disclosure', 'a1']]))).toBe(true);
+    expect(independent(spend, release('t2', model, [['proposed', 'a2']]))).toBe(true);
+    expect(independent(spend, release('t2', write('world'), [['effect', 'a2']]))).toBe(true);
+    expect(independent(spend, release('t2', write('world'), [['effect', 'a1']]))).toBe(false);
+    expect(independent(spend, release('t2', write('guard:a2'), [['record-write', 'a2']]))).toBe(false);
+    expect(independent(spend, release('t2', write('guard:a2'), [['record-write', 'a2']]), { recordHistory: false })).toBe(true);
+    expect(independent(spend, release('t2', read('guard:a1')))).toBe(false);
+    // The framework's store beside the guard: app state, recording nothing.
+    for (const other of [spend, release('t2', write('world'), [['effect', 'a1']]), release('t2', write('tell')), release('t2', model)]) {
+      expect(independent(release('t3', write('app:cp1')), other)).toBe(true);
+    }
+    expect(independent(release('t1', write('app:cp1')), release('t2', write('app:cp2')))).toBe(true);
+    expect(independent(release('t1', write('app:cp1')), release('t2', write('app:cp1')))).toBe(false);
+    expect(independent(release('t1', read('app:checkpoints')), release('t2', write('app:cp2')))).toBe(false);
+  });
 });

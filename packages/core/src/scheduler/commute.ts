@@ -26,6 +26,9 @@
 //    - disclosures with effects only, and only at the end of the history (disclosure is judged at the end);
 //    - proposals with effects, and with each other (the last proposal of an approval counts; proposals are named in
 //      turn by the world).
+// With the approval guard (`guarded-*` wirings), the guard's record (`guard:a1`) is the approvals' record, and commutes
+// as the record does; the framework's own store is then application state (`app:checkpoints`), which records nothing
+// the properties look at: it commutes with every other kind, and its writes to different parts with each other.
 import type { HistoryEvent } from '../history/events.js';
 import type { Access, Released } from './gate.js';
 
@@ -73,15 +76,22 @@ const UNLESS_SAME_APPROVAL: Readonly<Record<string, HistoryEvent['kind']>> = {
 const approvalsOf = (events: readonly HistoryEvent[], kind: HistoryEvent['kind']) =>
   new Set(events.flatMap((e) => (e.kind === kind && 'approvalId' in e ? [e.approvalId] : [])));
 
+/** The kind a key's accesses commute as: the guard's record as the record. */
+const roleOf = (kind: string) => (kind === 'guard' ? 'record' : kind);
+
 /** Whether access `x` of release `a` and access `y` of release `b` (another turn's) commute. */
 function commute(x: Access, a: Released, y: Access, b: Released, scope: Scope): boolean {
-  const [kx, ky] = [kindOf(x.key), kindOf(y.key)];
+  const [rawX, rawY] = [kindOf(x.key), kindOf(y.key)];
   if (x.mode === 'read' && y.mode === 'read') return true;
   // Draws from one sequence are ordered; a draw commutes with everything else.
-  if (kx === 'sequence' || ky === 'sequence') return x.key !== y.key;
+  if (rawX === 'sequence' || rawY === 'sequence') return x.key !== y.key;
+  // Application state records nothing: only its own accesses are ordered, a read of it with any write of it (a read
+  // of the whole sees every part), and two writes of one part.
+  if (rawX === 'app' || rawY === 'app') return rawX !== rawY || (x.mode === 'write' && y.mode === 'write' && x.key !== y.key);
   // Different things, one only read: disjoint state, and a read records nothing but record reads, which the
   // properties compare with record writes and with the reader's own effects.
-  if (kx !== ky && (x.mode === 'read' || y.mode === 'read')) return true;
+  if (rawX !== rawY && (x.mode === 'read' || y.mode === 'read')) return true;
+  const [kx, ky] = [roleOf(rawX), roleOf(rawY)];
   if (ALWAYS.has(pair(kx, ky))) return true;
   // Writes to different parts of the record, where no property checked reads its history.
   if (kx === 'record' && ky === 'record') return x.mode === 'write' && y.mode === 'write' && x.key !== y.key && !scope.recordHistory;

@@ -14,6 +14,9 @@ import type { HistoryEvent } from '../history/events.js';
  * - `fingerprint`: the world's fingerprint, which a proposal records; only a scenario changes it, between turns.
  * - `proposal`: the model's proposals (`proposed`), and the counter that names them.
  * - `card` and `tell`: the client's connections, as confirmation cards (`delivery`) and disclosures (`disclosure`).
+ * - `guard`: the approval guard's record (`guard:a1`) in `guarded-*` wirings: the approvals' record, as `record` is.
+ * - `app`: application state the properties never see (`app:checkpoints`): a framework's store where the guard's
+ *   record is the approvals' record. The code after such a gate records no event at all.
  * - `sequence`: a counter or clock the code draws values from, whose order orders what they name
  *   (`sequence:clock`, see `clock.ts`): two draws from one never commute.
  * - any other kind (`lock:a1`): its writes commute with nothing but reads of other kinds.

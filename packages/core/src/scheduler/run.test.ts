@@ -32,6 +32,25 @@ describe('runSchedule', () => {
     expect(Date.now).toBe(Date.now); // and the clock is itself again
   });
 
+  it('goes on the same after a setup that made no choice whether it ran the setup or loaded it', async () => {
+    // The user's click in the setup passes a gate; after it, the user's own event and next gate.
+    const program: Program = async (ctl) => {
+      await ctl.setup(async () => {
+        await ctl.gate('user', 'click', { access: write });
+      });
+      ctl.history.emit({ kind: 'approve', actor: 'user', approvalId: 'a1', by: 'human', action: { operation: 'x', targets: [], params: {} } });
+      ctl.spawn('user', () => ctl.gate('user', 'later', { access: write }).then(() => undefined));
+    };
+    let saved: { value: unknown } | undefined;
+    const setupCache = { load: async () => saved, save: async (value: unknown) => void (saved = { value }) };
+    const ran = await runSchedule(program, replaySelector(parseSchedule('user:1')), { setupCache });
+    expect(saved).toBeDefined();
+    const loaded = await runSchedule(program, replaySelector(parseSchedule('user:1')), { setupCache });
+    expect(ran.status).toBe('complete');
+    expect(loaded.history.events).toEqual(ran.history.events);
+    expect(ran.history.events[0]!.gate).toBeUndefined();
+  });
+
   it('stops when a replayed schedule runs out, leaving the rest unreleased', async () => {
     const run = await runSchedule(turns(2, 2, write), replaySelector(parseSchedule('t1:1')));
     expect(run.status).toBe('stopped');

@@ -91,6 +91,12 @@ interface Held extends PendingGate {
   readonly release: (choice: number) => void;
 }
 
+/** Puts `map` back as `before` was. */
+function restore<K, V>(map: Map<K, V>, before: ReadonlyMap<K, V>): void {
+  map.clear();
+  for (const [k, v] of before) map.set(k, v);
+}
+
 export async function runSchedule(program: Program, selector: Selector, limits: RunLimits = {}): Promise<ScheduleRun> {
   // A subject's unhandled rejection is recorded as a finding of this schedule instead of ending the process.
   const unhandled: string[] = [];
@@ -198,10 +204,18 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
       const cached = await limits.setupCache?.load();
       if (cached) return cached.value as T;
       const choicesBefore = schedule.length;
+      const [seqBefore, gateBefore] = [new Map(seqByTurn), new Map(lastGate)];
       setupDepth++;
       try {
         const value = await body();
-        if (schedule.length === choicesBefore) await limits.setupCache?.save(value);
+        if (schedule.length === choicesBefore) {
+          // A setup that made no choice is one a cached run skips, so it leaves no trace a cached run would not have:
+          // its gates' numbers, and the labels that later events of its actors would inherit. A run that ran it and a
+          // run that loaded it then go on the same, whichever the explorer replays.
+          restore(seqByTurn, seqBefore);
+          restore(lastGate, gateBefore);
+          await limits.setupCache?.save(value);
+        }
         return value;
       } finally {
         setupDepth--;
