@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cell, failing } from '../results.fixtures.js';
-import { guardedFix } from './fix.js';
+import { fixChange, guardedFix } from './fix.js';
 import { storiesHtml } from './html.js';
 import { storiesPage } from './markdown.js';
 
@@ -9,17 +9,23 @@ const guarded = (wiring: string, verdict: 'pass' | 'fail' = 'pass') => cell({ ve
 const target = { framework: 'ai', version: '7.0.0', spec: 'ai', packages: {} };
 
 describe('the fix a failing cell links to', () => {
-  it('is the passing guarded row of the same wiring, or else the one guarded wiring there is', () => {
+  it('is the passing guarded row of the same wiring, or else the first guarded wiring that passes there', () => {
     expect(guardedFix(broken, [broken, guarded('guarded-other'), guarded('guarded-native-approval')])?.wiring).toBe('guarded-native-approval');
     expect(guardedFix(broken, [broken, guarded('guarded-other')])?.wiring).toBe('guarded-other');
+    expect(guardedFix(broken, [broken, guarded('guarded-a', 'fail'), guarded('guarded-b'), guarded('guarded-c')])?.wiring).toBe('guarded-b');
   });
 
   it('is never a guarded cell that did not pass, another store, nor offered for a guarded cell', () => {
     expect(guardedFix(broken, [broken, guarded('guarded-native-approval', 'fail')])).toBeUndefined();
-    expect(guardedFix(broken, [broken, { ...guarded('guarded-native-approval'), store: 'sqlite' }])).toBeUndefined();
-    expect(guardedFix(broken, [broken, guarded('guarded-a'), guarded('guarded-b')])).toBeUndefined();
     const guardedFail = { ...broken, wiring: 'guarded-native-approval' };
     expect(guardedFix(guardedFail, [guardedFail, guarded('guarded-x')])).toBeUndefined();
+  });
+
+  it("is on another store only where none passes on the failing cell's own (a crash on memory loses the record)", () => {
+    const onSqlite = { ...guarded('guarded-native-approval'), store: 'sqlite' };
+    expect(guardedFix(broken, [broken, onSqlite, guarded('guarded-other')])?.wiring).toBe('guarded-other');
+    expect(guardedFix(broken, [broken, onSqlite, guarded('guarded-other', 'fail')])).toBe(onSqlite);
+    expect(fixChange(broken, onSqlite)).toBe(`with the approval guard added and its records on sqlite (on ${broken.store} a crash loses them)`);
   });
 
   it('is shown under the story, in Markdown and HTML, with the guard README', () => {

@@ -4,7 +4,7 @@
 import { PROPERTY_IDS } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
 import { esc, urlPart } from './escape.js';
-import { GUARD_README, guardedFix } from './fix.js';
+import { fixChange, GUARD_README, guardedFix } from './fix.js';
 import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { anchor, incompleteNote, type ReportInput } from './markdown.js';
 import { sequenceSvg } from './sequence.js';
@@ -104,7 +104,7 @@ export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[]):
     const story = ce.story.map((line, i) => `<li${witness.has(i) ? ' class="witness"' : ''}>${esc(line)}</li>`).join('\n');
     const fix = guardedFix(c, cells);
     const fixLine = fix
-      ? `\n<p><strong>The fix:</strong> with the approval guard added, <code>${esc(fix.wiring)}</code> on ${esc(fix.store)} passes this (${esc(verdictCell(fix))}). How to fix this in your app: <a href="${esc(GUARD_README)}">the guard's README</a>.</p>`
+      ? `\n<p><strong>The fix:</strong> ${esc(fixChange(c, fix))}, <code>${esc(fix.wiring)}</code> on ${esc(fix.store)} passes this (${esc(verdictCell(fix))}). How to fix this in your app: <a href="${esc(GUARD_README)}">the guard's README</a>.</p>`
       : '';
     return `<section class="counterexample" id="${esc(anchor(c))}">
 <h2>${esc(`${c.wiring} / ${c.store} / ${c.scenario}: ${c.property}`)}</h2>

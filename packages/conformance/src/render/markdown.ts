@@ -4,7 +4,7 @@ import { PROPERTY_IDS, type Scenario } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
 import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
 import { urlPart } from './escape.js';
-import { GUARD_README, guardedFix } from './fix.js';
+import { fixChange, GUARD_README, guardedFix } from './fix.js';
 import { COUNTS, provenAfter, verdictCell } from './verdict.js';
 
 /** Text safe inside a Markdown table cell and as inline text: no raw HTML, no column breaks. */
@@ -103,7 +103,7 @@ export function storiesPage(target: ResultTarget, cells: readonly ResultCell[]):
     );
     const fix = guardedFix(c, cells);
     if (fix) {
-      lines.push('', `**The fix:** with the approval guard added, \`${md(fix.wiring)}\` on ${md(fix.store)} passes this (${md(verdictCell(fix))}). How to fix this in your app: [the guard's README](${GUARD_README}).`);
+      lines.push('', `**The fix:** ${md(fixChange(c, fix))}, \`${md(fix.wiring)}\` on ${md(fix.store)} passes this (${md(verdictCell(fix))}). How to fix this in your app: [the guard's README](${GUARD_README}).`);
     }
   }
   return lines.join('\n') + '\n';
