@@ -188,6 +188,35 @@ const AI: Framework = {
   },
 };
 
+const OPENAI_AGENTS_PACKAGES = ['@openai/agents', '@openai/agents-core', '@openai/agents-openai', 'zod'];
+
+const OPENAI_AGENTS: Framework = {
+  name: 'openai-agents',
+  npm: '@openai/agents',
+  pinned: ['0.20.0', '0.14.3'],
+  oldest: '0.0.1',
+  // For now the pinned versions: the latest, and the last release before 0.15 bound approvals to their arguments.
+  // TODO: the last release of each minor line once the whole matrix is measured within the performance goal.
+  defaults: (releases) => ['0.14.3', '0.20.0'].filter((v) => releases.includes(v)),
+  async shape() {
+    const { WIRINGS } = await import('@approval-conformance/adapter-openai-agents');
+    return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite'] };
+  },
+  localName: '@openai/agents',
+  async load(version, log, source) {
+    const oa = await import('@approval-conformance/adapter-openai-agents');
+    const line = source === undefined ? oa.PINNED_VERSIONS[version] : undefined;
+    const pinned = line === undefined ? undefined : await oa.pinnedLibIfPresent(line);
+    if (line !== undefined && pinned === undefined) log(notPinnedHere('openai-agents', version));
+    const lib =
+      pinned ??
+      (source !== undefined
+        ? await installing('openai-agents', version, this.pinned, () => oa.localLib(source, log))
+        : await installing('openai-agents', version, this.pinned, () => oa.installedLib(version, log)));
+    return { adapter: await oa.openaiAgentsAdapter(lib), packages: packageVersions(lib.dir, OPENAI_AGENTS_PACKAGES) };
+  },
+};
+
 /**
  * Extra frameworks from the module APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS names (its `FRAMEWORKS` export): how the
  * runner's tests plug in versions that will not install, will not import, hang or crash, and a way to try an adapter
@@ -205,17 +234,22 @@ async function extraFrameworks(): Promise<Framework[]> {
 
 // In this order the default matrix runs (the quick ones first, so an interrupted run has the most versions) and the
 // reports list them.
-export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, LANGGRAPH, ...(await extraFrameworks())];
+export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, LANGGRAPH, ...(await extraFrameworks())];
 
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
-const PLANNED = ['@openai/agents', '@mastra/core'];
+const PLANNED = ['@mastra/core'];
 
 export const FRAMEWORK_NAMES = FRAMEWORKS.map((f) => f.name);
 
 export function framework(name: string): Framework {
   const found = FRAMEWORKS.find((f) => f.name === name);
   if (!found) {
-    const planned = PLANNED.includes(name) ? ` ${name} is planned but has no adapter yet.` : '';
+    const byNpm = FRAMEWORKS.find((f) => f.npm === name);
+    const planned = byNpm
+      ? ` ${name}'s adapter is named ${byNpm.name}: --framework ${byNpm.name}.`
+      : PLANNED.includes(name)
+        ? ` ${name} is planned but has no adapter yet.`
+        : '';
     throw new UsageError(`unknown framework '${name}'.${planned} Frameworks: ${FRAMEWORK_NAMES.join(', ')}.`);
   }
   return found;

@@ -2,3 +2,4 @@
 // as the approval's record, and the application's calls around the framework's own code.
 export { GatedGuardStore } from './gated-guard-store.js';
 export { GuardedApp, guardedAction, suiteAction, type GuardedOutcome } from './guarded-app.js';
+export { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from './guard-records.js';

@@ -1,0 +1,113 @@
+// The model: the version's ScriptedModel (`@openai/agents/testing`, 0.16+) where it has one, else a hand-written
+// `Model`, both answering from the adversary's choices. Asked with the user's request, it calls a tool with the
+// action the adversary picks; its call id is the suite's approval name (a1, a2, ...). Asked after a tool ran, it asks
+// for the flow's second approval if the scenario wants one (a1.2 after a1), or says it is done.
+import type { Action, AdversarialModel, CountingBackend, Recorder } from '@approval-conformance/core';
+import { currentRequest } from './context.js';
+import type { AgentsLib } from './lib.js';
+
+export const followUpId = (approval: string) => `${approval}.2`;
+
+export interface Brain {
+  readonly model: AdversarialModel;
+  readonly backend: CountingBackend;
+  readonly history: Recorder;
+  readonly request: () => { readonly alternatives: readonly Action[]; readonly followUp?: Action };
+  /** The name the next first proposal gets: `a1`, `a2`, ... */
+  readonly nextApproval: () => string;
+}
+
+/** A tool's input for an action: the action without its operation, which is the tool's name. */
+export const inputOf = (action: Action) => ({ targets: [...action.targets], params: { ...action.params } });
+
+export function actionOf(toolName: string, input: unknown): Action {
+  let i: { targets?: string[]; params?: Record<string, unknown> } | undefined;
+  try {
+    i = (typeof input === 'string' ? JSON.parse(input) : input) as typeof i;
+  } catch {
+    i = undefined;
+  }
+  return { operation: toolName, targets: i?.targets ?? [], params: (i?.params ?? {}) as Action['params'] };
+}
+
+export type Reply = { readonly call: { id: string; action: Action } } | { readonly text: string };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Item = Record<string, any>;
+
+/** The adversary's model: what it answers to the run's input items. */
+export const brainReply = (brain: Brain) => async (input: string | readonly Item[]): Promise<Reply> => {
+  const { turn, proposedWorlds } = currentRequest();
+  const items: readonly Item[] = typeof input === 'string' ? [{ role: 'user', content: input }] : input;
+  const last = items.at(-1);
+  const propose = async (id: string, alternatives: readonly Action[], decision: string) => {
+    const action = await brain.model.decide(turn, decision, alternatives);
+    const world = brain.backend.world;
+    brain.history.emit({ kind: 'proposed', actor: turn, approvalId: id, action, world });
+    proposedWorlds.set(id, world);
+    return { call: { id, action } };
+  };
+  if (last?.['role'] === 'user') return propose(brain.nextApproval(), brain.request().alternatives, 'propose');
+  const followUp = brain.request().followUp;
+  if (followUp) {
+    const called = new Set(items.filter((i) => i['type'] === 'function_call').map((i) => i['callId'] as string));
+    const first = items
+      .filter((i) => i['type'] === 'function_call_result')
+      .map((i) => i['callId'] as string)
+      .find((id) => !id.includes('.') && !called.has(followUpId(id)));
+    if (first) return propose(followUpId(first), [followUp], 'propose-follow-up');
+  }
+  return { text: 'Done.' };
+};
+
+const outputOf = (r: Reply): Item[] =>
+  'call' in r
+    ? [
+        {
+          type: 'function_call',
+          callId: r.call.id,
+          name: r.call.action.operation,
+          arguments: JSON.stringify(inputOf(r.call.action)),
+          status: 'completed',
+        },
+      ]
+    : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: r.text }] }];
+
+/**
+ * The model object the agent is built with. With a ScriptedModel, each call consumes one responder step, and the
+ * responder queues the next, so the script never runs dry however many calls a run makes.
+ */
+export function buildModel(lib: AgentsLib, reply: (input: string | readonly Item[]) => Promise<Reply>): unknown {
+  const { Usage } = lib.agents;
+  let responses = 0;
+  const response = (r: Reply) => ({ usage: new Usage(), output: outputOf(r), responseId: `resp-${++responses}` });
+  const Scripted = lib.testing?.['ScriptedModel'];
+  const responder = lib.testing?.['modelResponder'];
+  if (typeof Scripted === 'function' && typeof responder === 'function') {
+    const model = new Scripted();
+    const step = () =>
+      responder(async (call: { request: { input: string | Item[] } }) => {
+        model.enqueue(step());
+        return response(await reply(call.request.input));
+      });
+    model.enqueue(step());
+    return model;
+  }
+  return {
+    async getResponse(request: { input: string | Item[] }) {
+      return response(await reply(request.input));
+    },
+    async *getStreamedResponse(request: { input: string | Item[] }) {
+      const r = response(await reply(request.input));
+      yield { type: 'response_started' };
+      yield {
+        type: 'response_done',
+        response: {
+          id: r.responseId,
+          usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+          output: r.output,
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// The wirings: the documented human-in-the-loop pattern with the serialized RunState as the record (run to the
+// interruption, `state.approve(item)`, store `state.toString()`; a resume loads it with `RunState.fromString` and
+// calls `run`), on the run() and the streaming path, with tool errors rethrown, and with the approval guard added.
+import type { WiringInfo } from '@approval-conformance/core';
+import type { Features } from './features.js';
+
+export interface Wiring extends WiringInfo {
+  readonly path: 'run' | 'stream';
+  /** Tool errors rethrown (`errorFunction: null`) instead of the default (the error's text as the tool output). */
+  readonly rethrow: boolean;
+  /** The app adds the approval guard (@approval-conformance/guard) to the documented pattern, and nothing else. */
+  readonly guarded: boolean;
+  /** Why this version cannot run it, if it cannot. */
+  readonly unavailable: (features: Features) => string | undefined;
+  /** Scenarios where the wiring behaves as another one does, with the reason (it is then not applicable). */
+  readonly onlyFor?: { readonly scenarios: readonly string[]; readonly reason: string };
+}
+
+const runState = (f: Features) =>
+  f.runState ? undefined : `this version cannot run the RunState approval pattern (${f.problem ?? 'needsApproval, toString, fromString'})`;
+
+const PATTERN =
+  'tool({ needsApproval: true }); run to the interruption, state.approve(item), store state.toString(); ' +
+  'a resume loads it with RunState.fromString and calls run';
+
+export const WIRINGS: readonly Wiring[] = [
+  { id: 'run-state', description: `${PATTERN} (run)`, path: 'run', rethrow: false, guarded: false, unavailable: runState },
+  {
+    id: 'run-state-stream',
+    description: `${PATTERN} (run with stream: true; what streams is shown as it streams, the state saved once it completes)`,
+    path: 'stream',
+    rethrow: false,
+    guarded: false,
+    unavailable: (f) => runState(f) ?? (f.streaming ? undefined : 'this version cannot resume a restored state with stream: true'),
+  },
+  {
+    id: 'run-state-rethrow',
+    description: `${PATTERN}, the tool declared with errorFunction: null, so a tool error is rethrown from run (run)`,
+    path: 'run',
+    rethrow: true,
+    guarded: false,
+    unavailable: runState,
+    onlyFor: { scenarios: ['error-after-effect'], reason: 'no tool throws here: the cell is run-state\'s' },
+  },
+  {
+    id: 'guarded-run-state',
+    description:
+      'run-state with the approval guard (@approval-conformance/guard): the app records each card before showing it, ' +
+      "records the click on the server, and the tool's execute spends the approval (bound to the call and the world) " +
+      "before it calls the backend with the guard's idempotency key (run)",
+    path: 'run',
+    rethrow: false,
+    guarded: true,
+    unavailable: runState,
+  },
+];

@@ -1,0 +1,53 @@
+// The approval guard's records as a guarded world keeps them: the store its GuardedApp spends on, and a copy of what it
+// holds, so that the world's setup snapshot holds the guard's records too. In memory they are gone with the process,
+// as an in-memory framework store is; in SQLite (a database the adapter opens beside the framework's) they survive a
+// restart.
+import { MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
+import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
+
+export interface GuardRecords {
+  readonly store: GuardStore;
+  /** Every record, as plain data (read past the gates). */
+  dump(): Promise<ApprovalRecord[]>;
+  /** Puts back what `dump` gave, in place of what the store holds. */
+  load(records: readonly ApprovalRecord[]): Promise<void>;
+  close(): void;
+}
+
+/** In memory: a MemoryGuardStore, replaced by a copy behind the same `store` on `load`. */
+export function memoryGuardRecords(): GuardRecords {
+  let records = new MemoryGuardStore();
+  const store: GuardStore = {
+    insert: (record) => records.insert(record),
+    get: (id) => records.get(id),
+    replace: (next, expected) => records.replace(next, expected),
+  };
+  return {
+    store,
+    dump: async () => records.records(),
+    async load(loaded) {
+      records = new MemoryGuardStore(loaded);
+    },
+    close: () => {},
+  };
+}
+
+/** A better-sqlite3 database, as SqliteGuardStore takes it. */
+type SqliteDatabase = ConstructorParameters<typeof SqliteGuardStore>[0];
+
+const TABLE = 'approval_guard';
+
+/** In a SQLite database the caller opened (`new Database(file)`); `close` closes it. */
+export function sqliteGuardRecords(db: SqliteDatabase): GuardRecords {
+  const store = new SqliteGuardStore(db, { table: TABLE });
+  return {
+    store,
+    dump: async () =>
+      (db.prepare(`SELECT record FROM ${TABLE} ORDER BY id`).all() as { record: string }[]).map((row) => JSON.parse(row.record) as ApprovalRecord),
+    async load(records) {
+      db.prepare(`DELETE FROM ${TABLE}`).run();
+      for (const record of records) await store.insert(record);
+    },
+    close: () => db.close(),
+  };
+}
