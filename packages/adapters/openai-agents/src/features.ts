@@ -43,6 +43,8 @@ export async function detectFeatures(lib: AgentsLib): Promise<Features> {
   const { Agent, RunState, run, tool } = lib.agents;
   const scriptedModel = typeof lib.testing?.['ScriptedModel'] === 'function';
   let ran: number = 0;
+  // The adapter's tools name the approval they run under by the call the SDK says it is running (`details.toolCall`).
+  let toldCall = true;
   const agent = new Agent({
     name: 'probe',
     instructions: 'probe',
@@ -54,7 +56,10 @@ export async function detectFeatures(lib: AgentsLib): Promise<Features> {
         parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
         strict: false,
         needsApproval: true,
-        execute: async () => `ran ${++ran}`,
+        execute: async (_input: unknown, _context: unknown, details: Any) => {
+          if (details?.toolCall?.callId === undefined && details?.toolCall?.call_id === undefined) toldCall = false;
+          return `ran ${++ran}`;
+        },
       }),
     ],
   });
@@ -62,12 +67,33 @@ export async function detectFeatures(lib: AgentsLib): Promise<Features> {
     const first: Any = await run(agent, 'probe');
     const item = first.interruptions?.[0];
     if (!item || ran !== 0) return { runState: false, approvalBinding: false, streaming: false, scriptedModel, problem: 'needsApproval did not interrupt the run' };
-    first.state.approve(item);
-    const saved: string = first.state.toString();
+    // The app's flow: the paused state is stored; the click restores it, approves its interruption and stores it
+    // again; the resume restores that and runs it.
+    const paused = await RunState.fromString(agent, first.state.toString());
+    const pending: Any[] = typeof paused.getInterruptions === 'function' ? paused.getInterruptions() : [];
+    const approving = pending.find((i: Any) => i?.rawItem?.callId === item.rawItem?.callId);
+    if (!approving) return { runState: false, approvalBinding: false, streaming: false, scriptedModel, problem: 'a restored state lists no interruption to approve' };
+    paused.approve(approving);
+    const saved: string = paused.toString();
     const restored = await RunState.fromString(agent, saved);
     const done: Any = await run(agent, restored);
     if ((ran as number) !== 1 || done.interruptions?.length) {
-      return { runState: false, approvalBinding: false, streaming: false, scriptedModel, problem: 'a restored approved state did not run the tool' };
+      return {
+        runState: false,
+        approvalBinding: false,
+        streaming: false,
+        scriptedModel,
+        problem: 'an approval given on a restored state and stored does not run the tool when the state is restored and run',
+      };
+    }
+    if (!toldCall) {
+      return {
+        runState: false,
+        approvalBinding: false,
+        streaming: false,
+        scriptedModel,
+        problem: "a tool's execute is not told which call it runs (no details.toolCall), so an effect cannot be tied to its approval",
+      };
     }
     let streaming = false;
     try {
