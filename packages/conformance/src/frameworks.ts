@@ -195,9 +195,11 @@ const OPENAI_AGENTS: Framework = {
   npm: '@openai/agents',
   pinned: ['0.20.0', '0.14.3'],
   oldest: '0.0.1',
-  // For now the pinned versions: the latest, and the last release before 0.15 bound approvals to their arguments.
-  // TODO: the last release of each minor line once the whole matrix is measured within the performance goal.
-  defaults: (releases) => ['0.14.3', '0.20.0'].filter((v) => releases.includes(v)),
+  // Every release where a verdict changes, and the latest (bisect; the README says how): 0.1.1 is the first whose
+  // tools are told which call they run (0.0.x and 0.1.0 are n/a), 0.14.2 → 0.14.3 is where a retry after a crash on a
+  // durable store stops telling the user the action ran, and 0.14.3 is also the last release before approvals were
+  // bound to their arguments. The last release of each minor line (21) would not fit the matrix's 10 minutes.
+  defaults: (releases) => ['0.1.1', '0.14.2', '0.14.3', '0.20.0'].filter((v) => releases.includes(v)),
   async shape() {
     const { WIRINGS } = await import('@approval-conformance/adapter-openai-agents');
     return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite'] };
