@@ -129,11 +129,7 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
     ...(app ? { approve: (turn: string, approvalId: string) => app!.approve(turn, approvalId) } : {}),
 
     async inspect(approvalId) {
-      if (guardRecords) {
-        const record = await guardRecords.store.get(approvalId);
-        const state: RecordState = !record ? 'absent' : record.state === 'unspent' || record.state === 'approved' ? 'unspent' : 'spent';
-        return { state, version: record?.version ?? 0 };
-      }
+      if (guardRecords) return guardRecords.inspect(approvalId);
       return { state: states(store.peek()).get(approvalId) ?? 'absent', version: book.version };
     },
 

@@ -91,11 +91,7 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
     resume: (turn, answer) => app.resume(theApp, turn, answer),
 
     async inspect(approvalId) {
-      if (guardRecords) {
-        const record = await guardRecords.store.get(approvalId);
-        const state: RecordState = !record ? 'absent' : record.state === 'unspent' || record.state === 'approved' ? 'unspent' : 'spent';
-        return { state, version: record?.version ?? 0 };
-      }
+      if (guardRecords) return guardRecords.inspect(approvalId);
       return { state: states(store.peek()).get(approvalId) ?? 'absent', version: book.version };
     },
 

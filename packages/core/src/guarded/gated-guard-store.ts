@@ -43,7 +43,7 @@ export class GatedGuardStore implements GuardStore {
   async get(id: string): Promise<ApprovalRecord | undefined> {
     await this.#gate(this.#turn, `guard.get(${id})`, { access: [...access(id, 'read'), { key: 'fingerprint', mode: 'read' }] });
     const found = await this.#io(this.#store.get(id));
-    this.#history.emit({ kind: 'record-read', actor: this.#turn, approvalId: id, version: found?.version ?? 0, state: state(found) });
+    this.#history.emit({ kind: 'record-read', actor: this.#turn, approvalId: id, version: found?.version ?? 0, state: guardRecordState(found) });
     return found;
   }
 
@@ -52,9 +52,9 @@ export class GatedGuardStore implements GuardStore {
     // What it replaces, read in the same release (no other turn runs in between), for the history's `from`.
     const before = await this.#io(this.#store.get(next.id));
     const replaced = await this.#io(this.#store.replace(next, expected));
-    if (replaced) this.#written(next.id, state(before), next, true);
+    if (replaced) this.#written(next.id, guardRecordState(before), next, true);
     // A compare-and-set that lost wrote nothing, but it did read the record.
-    else this.#history.emit({ kind: 'record-read', actor: this.#turn, approvalId: next.id, version: before?.version ?? 0, state: state(before) });
+    else this.#history.emit({ kind: 'record-read', actor: this.#turn, approvalId: next.id, version: before?.version ?? 0, state: guardRecordState(before) });
     return replaced;
   }
 
@@ -65,14 +65,14 @@ export class GatedGuardStore implements GuardStore {
       approvalId: id,
       version: record.version,
       from,
-      state: state(record),
+      state: guardRecordState(record),
       ...(conditional ? { conditional: true } : {}),
     });
   }
 }
 
 /** Spent is spent; unspent and approved are not spent yet; denied and expired can never be spent again. */
-function state(record: ApprovalRecord | undefined): RecordState {
+export function guardRecordState(record: ApprovalRecord | undefined): RecordState {
   if (record === undefined) return 'absent';
   return record.state === 'unspent' || record.state === 'approved' ? 'unspent' : 'spent';
 }

@@ -4,6 +4,8 @@
 // restart.
 import { MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
+import type { RecordState } from '../history/events.js';
+import { guardRecordState } from './gated-guard-store.js';
 
 export interface GuardRecords {
   readonly store: GuardStore;
@@ -12,6 +14,13 @@ export interface GuardRecords {
   /** Puts back what `dump` gave, in place of what the store holds. */
   load(records: readonly ApprovalRecord[]): Promise<void>;
   close(): void;
+  /** The record of `approvalId` as the suite's record states say it (read past the gates): a world's `inspect`. */
+  inspect(approvalId: string): Promise<{ state: RecordState; version: number }>;
+}
+
+async function inspect(store: GuardStore, approvalId: string) {
+  const record = await store.get(approvalId);
+  return { state: guardRecordState(record), version: record?.version ?? 0 };
 }
 
 /** In memory: a MemoryGuardStore, replaced by a copy behind the same `store` on `load`. */
@@ -29,6 +38,7 @@ export function memoryGuardRecords(): GuardRecords {
       records = new MemoryGuardStore(loaded);
     },
     close: () => {},
+    inspect: (approvalId) => inspect(store, approvalId),
   };
 }
 
@@ -49,5 +59,6 @@ export function sqliteGuardRecords(db: SqliteDatabase): GuardRecords {
       for (const record of records) await store.insert(record);
     },
     close: () => db.close(),
+    inspect: (approvalId) => inspect(store, approvalId),
   };
 }
