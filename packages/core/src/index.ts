@@ -12,3 +12,4 @@ export * from './install/npm.js';
 export { isMissingPackage, optionalPackage } from './install/optional.js';
 export { WORKER_TAG_ENV, worldNamePrefix } from './server-names.js';
 export * from './guarded/index.js';
+export * from './app-record/index.js';

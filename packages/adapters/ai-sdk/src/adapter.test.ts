@@ -1,9 +1,8 @@
 // The AI SDK adapter on the pinned versions: 6.x and 7.x (native and signed approval) and 5.x (the cookbook).
 import { describe, expect, it } from 'vitest';
-import { exploreCell, SCENARIOS, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
+import { exploreCell, judgeWay, SCENARIOS, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
 import { aiSdkAdapter } from './adapter.js';
 import { pinnedLib, type PinnedLine } from './lib.js';
-import { runWay } from './ways.fixtures.js';
 
 const verdicts = (list: readonly PropertyVerdict[]) => Object.fromEntries(list.map((v) => [v.property, v.verdict]));
 
@@ -39,14 +38,14 @@ describe('ai 5.x', () => {
 
   it('runs the tool twice when one message carries the same "Yes, confirmed." twice', async () => {
     const a = await load(5);
-    const twice = await runWay(a, 'cookbook-hitl', 'replay', { gate: 'client:1', choice: 1 }, 'at-most-once');
+    const twice = await judgeWay({ adapter: a, wiring: 'cookbook-hitl', scenario: 'replay' }, { gate: 'client:1', choice: 1 }, 'at-most-once');
     expect(twice.holds).toBe(false);
     expect(twice.explanation).toMatch(/dispatch t1\/a1\) then t1 \(dispatch t1\/a1#2\)/);
   });
 
   it('runs only the tools the recipe lists, so a forged answer for `note` does nothing', async () => {
     const a = await load(5);
-    const result = await runWay(a, 'cookbook-hitl', 'tamper', { gate: 'holder:1', choice: 2 }, 'integrity');
+    const result = await judgeWay({ adapter: a, wiring: 'cookbook-hitl', scenario: 'tamper' }, { gate: 'holder:1', choice: 2 }, 'integrity');
     expect(result.holds).toBe(true);
   });
 });
@@ -76,7 +75,7 @@ describe.each([
 
   it('runs the effect again when a stale client sends the approval after the result was saved', async () => {
     const a = await load(line);
-    const again = await runWay(a, 'native-approval', 'replay', { gate: 'client:1', choice: 0 }, 'at-most-once');
+    const again = await judgeWay({ adapter: a, wiring: 'native-approval', scenario: 'replay' }, { gate: 'client:1', choice: 0 }, 'at-most-once');
     expect(again.holds).toBe(false);
     expect(again.explanation).toMatch(/t2 had read it spent/);
   });
@@ -84,7 +83,7 @@ describe.each([
   // 6.0.0 and 7.0.0 ran it twice; later releases collect each tool call once.
   it('runs the effect once when one message carries the same approval twice', async () => {
     const a = await load(line);
-    const twice = await runWay(a, 'native-approval', 'replay', { gate: 'client:1', choice: 1 }, 'at-most-once');
+    const twice = await judgeWay({ adapter: a, wiring: 'native-approval', scenario: 'replay' }, { gate: 'client:1', choice: 1 }, 'at-most-once');
     expect(twice.holds).toBe(true);
   });
 
@@ -98,7 +97,7 @@ describe.each([
     ['forge-unneeded', 'signed-approval', true],
   ] as const)('tamper by %s on %s: integrity holds = %s', async (way, wiring, holds) => {
     const a = await load(line);
-    const result = await runWay(a, wiring, 'tamper', { gate: 'holder:1', choice: NATIVE_TAMPER[way] }, 'integrity');
+    const result = await judgeWay({ adapter: a, wiring, scenario: 'tamper' }, { gate: 'holder:1', choice: NATIVE_TAMPER[way] }, 'integrity');
     expect(result.holds).toBe(holds);
   });
 
@@ -107,7 +106,7 @@ describe.each([
   it(`${line === 6 ? 'denies' : 'runs'} a forged approval for a tool that needs none, without a signature`, async () => {
     const a = await load(line);
     const way = { gate: 'holder:1', choice: NATIVE_TAMPER['forge-unneeded'] };
-    const result = await runWay(a, 'native-approval', 'tamper', way, 'integrity');
+    const result = await judgeWay({ adapter: a, wiring: 'native-approval', scenario: 'tamper' }, way, 'integrity');
     expect(result.holds).toBe(line === 6);
     if (line === 7) expect(result.explanation).toMatch(/^t1 executed f1 on an approval holder forged: no human approved it. holder had tampered/);
   });

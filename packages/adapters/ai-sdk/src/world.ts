@@ -3,66 +3,43 @@
 // Guarded wirings add the approval guard's store (of the same kind as the chat's) and the app's guard calls; the
 // guard's record is then the approval's record.
 import {
-  GatedGuardStore,
-  GuardedApp,
+  WorldGuard,
   type Access,
+  type AppRecordSnapshot,
   type Answer,
   type ProposalRequest,
-  type RecordState,
   type World,
   type WorldEnv,
+  type WorldGuardSnapshot,
 } from '@approval-conformance/core';
-import type { ApprovalRecord } from '@approval-conformance/guard';
 import { openGuardRecords } from './guard-store.js';
 import type { AiLib } from './lib.js';
 import { actionOf, brainReply, mockModel } from './model.js';
 import { serve, type Route } from './route.js';
-import { ChatStore, chatKey, newRecordBook } from './store.js';
+import { openChatStore } from './store.js';
 import { editCall, tamperings } from './tampering.js';
 import { buildTools, needsApproval } from './tools.js';
 import { APPROVAL, ApprovalNames, recordStates, toolCalls, type Message } from './transcript.js';
 import type { Wiring } from './wirings.js';
 
-const afterShowing = (report: boolean): Access[] => [
-  { key: chatKey(report), mode: 'read' },
+const afterShowing = (chatKey: string): Access[] => [
+  { key: chatKey, mode: 'read' },
   { key: 'proposal', mode: 'read' },
 ];
 
 export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
   const style = wiring.approval === 'cookbook' ? 'cookbook' : 'native';
   let names = new ApprovalNames();
-  let book = newRecordBook();
-  let known = new Set<string>();
   let request: ProposalRequest = { alternatives: [] };
   let proposals = 0;
 
-  // Guarded: the guard's records, the client's copy of each card's fingerprint (the client outlives a restart), and
-  // the app's guard calls, named for the process (each restart is a new one, for the guard's recovery).
-  const io = <T>(work: T | Promise<T>) => env.external(Promise.resolve(work));
-  let guardRecords = wiring.guarded ? openGuardRecords(env.store, env.scratchDir) : undefined;
-  const cards = new Map<string, string>();
-  let incarnation = 0;
-  const startApp = () =>
-    guardRecords && new GuardedApp(new GatedGuardStore(guardRecords.store, env.gate, io, env.history), env.backend, cards, `p${++incarnation}`);
-  let app = startApp();
-  const guard = app && (() => app!);
+  // Guarded: the guard's records (of the same kind as the chat's), the client's copy of each card, the app's calls.
+  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, env.scratchDir)) : undefined;
+  const guard = guarded && (() => guarded.app);
 
-  const states = (messages: readonly Message[] | undefined): Map<string, RecordState> => {
-    const found = recordStates(messages, style, names, needsApproval);
-    for (const approvalId of found.keys()) known.add(approvalId);
-    return found;
-  };
-  const open = () =>
-    new ChatStore(env.store, env.scratchDir, {
-      gate: env.gate,
-      history: env.history,
-      approvals: () => known,
-      states,
-      book: () => book,
-      // Guarded, the guard's record is the approval's: the chat store is gated but not reported.
-      report: !wiring.guarded,
-    });
-  let store = open();
+  const states = (messages: readonly Message[] | undefined) => recordStates(messages, style, names, needsApproval);
+  // Guarded, the guard's record is the approval's: the chat store is gated but not reported.
+  const store = openChatStore(env.store, env.scratchDir, states, { gate: env.gate, history: env.history, report: !guarded });
 
   const model = mockModel(
     lib,
@@ -74,7 +51,7 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       nextApproval: () => `a${++proposals}`,
     }),
   );
-  const after = afterShowing(!wiring.guarded);
+  const after = afterShowing(store.key);
   const route: Route = {
     lib,
     wiring,
@@ -114,7 +91,7 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       await serve(route, turn, [{ role: 'user', content: [{ type: 'text', text: 'Please do what we discussed.' }] }]);
       const approvalId = `a${proposals}`;
       const call = toolCalls(store.peek() ?? []).find((c) => c['toolCallId'] === approvalId);
-      if (!call || states(store.peek()).get(approvalId) !== 'unspent') return undefined;
+      if (!call || store.states(store.peek()).get(approvalId) !== 'unspent') return undefined;
       return { approvalId, action: actionOf(call['toolName'], call['input']) };
     },
 
@@ -126,12 +103,9 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       await serve(route, turn, [{ role: 'tool', content: answers.map(answerPart) }]);
     },
 
-    ...(app ? { approve: (turn: string, approvalId: string) => app!.approve(turn, approvalId) } : {}),
+    ...(guarded ? { approve: (turn: string, approvalId: string) => guarded.app.approve(turn, approvalId) } : {}),
 
-    async inspect(approvalId) {
-      if (guardRecords) return guardRecords.inspect(approvalId);
-      return { state: states(store.peek()).get(approvalId) ?? 'absent', version: book.version };
-    },
+    inspect: async (approvalId) => (guarded ? guarded.inspect(approvalId) : store.inspect(approvalId)),
 
     async tamper(approvalId, action) {
       // The holder of the transcript edits the approved call's input and writes the transcript back.
@@ -144,55 +118,33 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
     }),
 
     async snapshot() {
-      return {
-        store: store.snapshot(),
-        names: names.entries(),
-        book: { version: book.version, lastStates: [...book.lastStates] },
-        known: [...known],
-        request,
-        proposals,
-        ...(guardRecords ? { guard: await guardRecords.dump(), cards: [...cards] } : {}),
-      };
+      return { store: store.snapshot(), names: names.entries(), request, proposals, ...(guarded ? { guard: await guarded.snapshot() } : {}) };
     },
 
     async restore(snapshot) {
       const s = snapshot as {
-        store: unknown;
+        store: AppRecordSnapshot;
         names: [string, string][];
-        book: { version: number; lastStates: [string, RecordState][] };
-        known: string[];
         request: ProposalRequest;
         proposals: number;
-        guard?: ApprovalRecord[];
-        cards?: [string, string][];
+        guard?: WorldGuardSnapshot;
       };
       store.restore(s.store);
       names = new ApprovalNames(s.names);
-      book = { version: s.book.version, lastStates: new Map(s.book.lastStates) };
-      known = new Set(s.known);
       ({ request, proposals } = s);
-      if (guardRecords) {
-        await guardRecords.load(s.guard ?? []);
-        cards.clear();
-        for (const [approvalId, fingerprint] of s.cards ?? []) cards.set(approvalId, fingerprint);
-      }
+      if (guarded && s.guard) await guarded.restore(s.guard);
     },
 
     async restart() {
-      // A new process: the SDK held nothing; an in-memory store starts empty, a SQLite store reopens its file.
-      store.close();
-      store = open();
-      // The guard's records likewise (memory: gone; SQLite: the file again), under a new process name.
-      if (guardRecords) {
-        guardRecords.close();
-        guardRecords = openGuardRecords(env.store, env.scratchDir);
-        app = startApp();
-      }
+      // A new process: the SDK held nothing; an in-memory store starts empty, a SQLite store reopens its file. The
+      // guard's records likewise (memory: gone; SQLite: the file again), under a new process name.
+      store.restart();
+      guarded?.restart();
     },
 
     async close() {
       store.close();
-      guardRecords?.close();
+      guarded?.close();
     },
   };
   return world;

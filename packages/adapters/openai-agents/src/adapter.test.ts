@@ -1,11 +1,10 @@
 // The OpenAI Agents adapter on the pinned versions: 0.20.0 (approvals bound to their arguments, the scripted test
 // model) and 0.14.3 (before 0.15: no binding, a hand-written model).
 import { describe, expect, it } from 'vitest';
-import { exploreCell, SCENARIOS, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
+import { exploreCell, judgeWay, SCENARIOS, type Adapter, type PropertyVerdict } from '@approval-conformance/core';
 import { openaiAgentsAdapter } from './adapter.js';
 import { detectFeatures } from './features.js';
 import { pinnedLib, type PinnedLine } from './lib.js';
-import { runWay } from './ways.fixtures.js';
 
 const verdicts = (list: readonly PropertyVerdict[]) => Object.fromEntries(list.map((v) => [v.property, v.verdict]));
 
@@ -56,13 +55,13 @@ describe.each([{ line: '0.20' as const }, { line: '0.14' as const }])('@openai/a
   it('runs an approval the holder wrote into a state that had none', async () => {
     const a = await load(line);
     const way = { gate: 'holder:1', choice: TAMPER[line]['forge-approval'] };
-    const result = await runWay(a, 'run-state', 'tamper', way, 'integrity');
+    const result = await judgeWay({ adapter: a, wiring: 'run-state', scenario: 'tamper' }, way, 'integrity');
     expect(result.holds).toBe(false);
   });
 
   it('does not run on a client that claims an approval the stored state lacks', async () => {
     const a = await load(line);
-    const result = await runWay(a, 'run-state', 'tamper', { gate: 'holder:1', choice: TAMPER[line].forge }, 'integrity');
+    const result = await judgeWay({ adapter: a, wiring: 'run-state', scenario: 'tamper' }, { gate: 'holder:1', choice: TAMPER[line].forge }, 'integrity');
     expect(result.holds).toBe(true);
   });
 
@@ -76,15 +75,15 @@ describe.each([{ line: '0.20' as const }, { line: '0.14' as const }])('@openai/a
 describe('argument binding (approvalInvocations, 0.15+)', () => {
   it('0.20 refuses an approved call whose arguments the holder edited, but runs one it bound again', async () => {
     const a = await load('0.20');
-    const edit = await runWay(a, 'run-state', 'tamper', { gate: 'holder:1', choice: TAMPER['0.20'].edit }, 'integrity');
+    const edit = await judgeWay({ adapter: a, wiring: 'run-state', scenario: 'tamper' }, { gate: 'holder:1', choice: TAMPER['0.20'].edit }, 'integrity');
     expect(edit.holds).toBe(true);
-    const bound = await runWay(a, 'run-state', 'tamper', { gate: 'holder:1', choice: TAMPER['0.20']['edit-bound'] }, 'integrity');
+    const bound = await judgeWay({ adapter: a, wiring: 'run-state', scenario: 'tamper' }, { gate: 'holder:1', choice: TAMPER['0.20']['edit-bound'] }, 'integrity');
     expect(bound.holds).toBe(false);
   });
 
   it('0.14 runs the edited arguments: nothing binds them to the approval', async () => {
     const a = await load('0.14');
-    const edit = await runWay(a, 'run-state', 'tamper', { gate: 'holder:1', choice: TAMPER['0.14'].edit }, 'integrity');
+    const edit = await judgeWay({ adapter: a, wiring: 'run-state', scenario: 'tamper' }, { gate: 'holder:1', choice: TAMPER['0.14'].edit }, 'integrity');
     expect(edit.holds).toBe(false);
   });
 });

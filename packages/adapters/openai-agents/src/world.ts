@@ -2,56 +2,24 @@
 // (scripted by the adversary) and the tools. The SDK keeps nothing between requests but what the app stores, so a
 // restart is a new store over the same file. Guarded wirings add the approval guard's store (of the same kind) and
 // the app's guard calls; the guard's record is then the approval's record.
-import {
-  GatedGuardStore,
-  GuardedApp,
-  type ProposalRequest,
-  type RecordState,
-  type World,
-  type WorldEnv,
-} from '@approval-conformance/core';
-import type { ApprovalRecord } from '@approval-conformance/guard';
+import { WorldGuard, type AppRecordSnapshot, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
 import * as app from './app.js';
 import type { Features } from './features.js';
 import { openGuardRecords } from './guard-store.js';
 import type { AgentsLib } from './lib.js';
 import { brainReply, buildModel } from './model.js';
-import { recordStates } from './record.js';
-import { newRecordBook, StateStore } from './store.js';
+import { openStateStore } from './store.js';
 import { editAlone, tamperings } from './tampering.js';
 import { buildTools } from './tools.js';
 import type { Wiring } from './wirings.js';
 
 export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, env: WorldEnv): World {
-  let book = newRecordBook();
-  let known = new Set<string>();
   let request: ProposalRequest = { alternatives: [] };
   let proposals = 0;
 
-  const io = <T>(work: T | Promise<T>) => env.external(Promise.resolve(work));
-  let guardRecords = wiring.guarded ? openGuardRecords(env.store, env.scratchDir) : undefined;
-  const cards = new Map<string, string>();
-  let incarnation = 0;
-  const startGuard = () =>
-    guardRecords && new GuardedApp(new GatedGuardStore(guardRecords.store, env.gate, io, env.history), env.backend, cards, `p${++incarnation}`);
-  let guardApp = startGuard();
-  const guard = guardApp && (() => guardApp!);
-
-  const states = (text: string | undefined): Map<string, RecordState> => {
-    const found = recordStates(text);
-    for (const approvalId of found.keys()) known.add(approvalId);
-    return found;
-  };
-  const open = () =>
-    new StateStore(env.store, env.scratchDir, {
-      gate: env.gate,
-      history: env.history,
-      approvals: () => known,
-      states,
-      book: () => book,
-      report: !wiring.guarded,
-    });
-  let store = open();
+  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, env.scratchDir)) : undefined;
+  const guard = guarded && (() => guarded.app);
+  const store = openStateStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: !guarded });
 
   const model = buildModel(
     lib,
@@ -90,61 +58,32 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
 
     resume: (turn, answer) => app.resume(theApp, turn, answer),
 
-    async inspect(approvalId) {
-      if (guardRecords) return guardRecords.inspect(approvalId);
-      return { state: states(store.peek()).get(approvalId) ?? 'absent', version: book.version };
-    },
+    inspect: async (approvalId) => (guarded ? guarded.inspect(approvalId) : store.inspect(approvalId)),
 
     tamper: (approvalId, action) => editAlone(holder, approvalId, action),
 
     tamperings: tamperings(holder, features.approvalBinding),
 
     async snapshot() {
-      return {
-        store: store.snapshot(),
-        book: { version: book.version, lastStates: [...book.lastStates] },
-        known: [...known],
-        request,
-        proposals,
-        ...(guardRecords ? { guard: await guardRecords.dump(), cards: [...cards] } : {}),
-      };
+      return { store: store.snapshot(), request, proposals, ...(guarded ? { guard: await guarded.snapshot() } : {}) };
     },
 
     async restore(snapshot) {
-      const s = snapshot as {
-        store: unknown;
-        book: { version: number; lastStates: [string, RecordState][] };
-        known: string[];
-        request: ProposalRequest;
-        proposals: number;
-        guard?: ApprovalRecord[];
-        cards?: [string, string][];
-      };
+      const s = snapshot as { store: AppRecordSnapshot; request: ProposalRequest; proposals: number; guard?: WorldGuardSnapshot };
       store.restore(s.store);
-      book = { version: s.book.version, lastStates: new Map(s.book.lastStates) };
-      known = new Set(s.known);
       ({ request, proposals } = s);
-      if (guardRecords) {
-        await guardRecords.load(s.guard ?? []);
-        cards.clear();
-        for (const [approvalId, fingerprint] of s.cards ?? []) cards.set(approvalId, fingerprint);
-      }
+      if (guarded && s.guard) await guarded.restore(s.guard);
     },
 
     async restart() {
       // A new process: the SDK held nothing between requests; an in-memory store starts empty, SQLite reopens its file.
-      store.close();
-      store = open();
-      if (guardRecords) {
-        guardRecords.close();
-        guardRecords = openGuardRecords(env.store, env.scratchDir);
-        guardApp = startGuard();
-      }
+      store.restart();
+      guarded?.restart();
     },
 
     async close() {
       store.close();
-      guardRecords?.close();
+      guarded?.close();
     },
   };
   return world;

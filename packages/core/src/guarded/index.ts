@@ -3,3 +3,4 @@
 export { GatedGuardStore } from './gated-guard-store.js';
 export { GuardedApp, guardedAction, suiteAction, type GuardedOutcome } from './guarded-app.js';
 export { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from './guard-records.js';
+export { WorldGuard, type WorldGuardSnapshot } from './world-guard.js';

@@ -22,6 +22,18 @@ export function lenientReplaySelector(schedule: readonly Release[]): Selector {
   };
 }
 
+/** Program order (the first pending gate, its first choice), except at gate `way.gate`, which takes `way.choice`. */
+export function waySelector(way: { readonly gate: string; readonly choice: number }): Selector {
+  return {
+    next(pending) {
+      const chosen = pending.find((g) => g.id === way.gate);
+      if (chosen) return { gate: chosen.id, choice: way.choice };
+      const first = pending[0];
+      return first ? { gate: first.id, choice: 0 } : 'stop';
+    },
+  };
+}
+
 /** Seeded random choices: the same seed gives the same schedule for a deterministic subject. */
 export function randomSelector(seed: number): Selector {
   const random = mulberry32(seed);
