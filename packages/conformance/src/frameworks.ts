@@ -219,6 +219,35 @@ const OPENAI_AGENTS: Framework = {
   },
 };
 
+const MASTRA_PACKAGES = ['@mastra/core', '@mastra/libsql', '@libsql/client', 'zod'];
+
+const MASTRA: Framework = {
+  name: 'mastra',
+  npm: '@mastra/core',
+  pinned: ['1.71.0', '1.0.4'],
+  oldest: '0.18.0',
+  // The first version the adapter runs, the latest, and every release where bisect found a verdict change (the
+  // README says how): 70-odd minor lines would not fit the matrix's 10 minutes.
+  defaults: (releases) => ['1.0.4', '1.71.0'].filter((v) => releases.includes(v)),
+  async shape() {
+    const { WIRINGS, STORES } = await import('@approval-conformance/adapter-mastra');
+    return { wirings: WIRINGS.map((w) => w.id), stores: [...STORES] };
+  },
+  localName: '@mastra/core',
+  async load(version, log, source) {
+    const m = await import('@approval-conformance/adapter-mastra');
+    const line = source === undefined ? m.PINNED_VERSIONS[version] : undefined;
+    const pinned = line === undefined ? undefined : await m.pinnedLibIfPresent(line);
+    if (line !== undefined && pinned === undefined) log(notPinnedHere('mastra', version));
+    const lib =
+      pinned ??
+      (source !== undefined
+        ? await installing('mastra', version, this.pinned, () => m.localLib(source, log))
+        : await installing('mastra', version, this.pinned, () => m.installedLib(version, log)));
+    return { adapter: await m.mastraAdapter(lib), packages: packageVersions(lib.dir, MASTRA_PACKAGES) };
+  },
+};
+
 /**
  * Extra frameworks from the module APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS names (its `FRAMEWORKS` export): how the
  * runner's tests plug in versions that will not install, will not import, hang or crash, and a way to try an adapter
@@ -236,10 +265,10 @@ async function extraFrameworks(): Promise<Framework[]> {
 
 // In this order the default matrix runs (the quick ones first, so an interrupted run has the most versions) and the
 // reports list them.
-export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, LANGGRAPH, ...(await extraFrameworks())];
+export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, LANGGRAPH, MASTRA, ...(await extraFrameworks())];
 
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
-const PLANNED = ['@mastra/core'];
+const PLANNED: string[] = [];
 
 export const FRAMEWORK_NAMES = FRAMEWORKS.map((f) => f.name);
 

@@ -130,6 +130,12 @@ export interface Adapter {
    * waits for such work before it calls the turns settled. Without it a turn blocked on that work looks stuck.
    */
   readonly awaitsNativeWork?: boolean;
+  /**
+   * The framework sleeps between gates (it polls until another request's run moves on, it backs off): its worlds run
+   * on a virtual clock, whose timers fire only when every turn is blocked (`scheduler/timers.ts`). Without it a turn
+   * asleep on a timer looks stuck.
+   */
+  readonly sleeps?: boolean;
   /** Whether a scenario can run on a wiring and store, and if not, why (the version lacks the feature, say). */
   applicability(scenario: ScenarioId, wiring: string, store: string): Applicability;
   createWorld(env: WorldEnv): Promise<World>;

@@ -72,7 +72,7 @@ export async function runWorld(subject: Subject, selector: Selector): Promise<Sc
         await scenario.program(world, fakes, ctl);
       },
       selector,
-      { setupCache, trackNativeWork: adapter.awaitsNativeWork === true },
+      { setupCache, trackNativeWork: adapter.awaitsNativeWork === true, fakeTimers: adapter.sleeps === true },
     );
   } finally {
     // Turns that were stopped or timed out still hold promises; they are dropped, never awaited.

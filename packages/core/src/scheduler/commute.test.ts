@@ -41,6 +41,15 @@ describe('independent', () => {
     expect(independent(release('t1', read('lock:a1')), release('t2', write('lock:a1')))).toBe(false);
   });
 
+  it('lets a read of one part commute with a write of another only when both are declared exact', () => {
+    const exact = (key: string, mode: 'read' | 'write'): Access[] => [{ key, mode, exact: true }];
+    expect(independent(release('t1', read('record:run-1')), release('t2', write('record:run-2')))).toBe(false);
+    expect(independent(release('t1', exact('record:run-1', 'read')), release('t2', exact('record:run-2', 'write')))).toBe(true);
+    expect(independent(release('t1', exact('record:run-1', 'read')), release('t2', exact('record:run-1', 'write')))).toBe(false);
+    expect(independent(release('t1', exact('app:run-1', 'read')), release('t2', exact('app:run-2', 'write')))).toBe(true);
+    expect(independent(release('t1', exact('record:run-1', 'read')), release('t2', write('record:run-2')))).toBe(false);
+  });
+
   it('keeps every pair of record writes, and every pair of effects, in order', () => {
     expect(independent(release('t1', write('record:a1')), release('t2', write('record:a2')))).toBe(false);
     expect(independent(release('t1', write('world'), [['effect', 'a1']]), release('t2', write('world'), [['effect', 'a2']]))).toBe(false);

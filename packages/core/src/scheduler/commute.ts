@@ -87,14 +87,21 @@ function commute(x: Access, a: Released, y: Access, b: Released, scope: Scope): 
   if (rawX === 'sequence' || rawY === 'sequence') return x.key !== y.key;
   // Application state records nothing: only its own accesses are ordered, a read of it with any write of it (a read
   // of the whole sees every part), and two writes of one part.
-  if (rawX === 'app' || rawY === 'app') return rawX !== rawY || (x.mode === 'write' && y.mode === 'write' && x.key !== y.key);
+  // Parts declared exact are disjoint for reads too.
+  if (rawX === 'app' || rawY === 'app') {
+    return rawX !== rawY || (x.key !== y.key && ((x.mode === 'write' && y.mode === 'write') || (x.exact === true && y.exact === true)));
+  }
   // Different things, one only read: disjoint state, and a read records nothing but record reads, which the
   // properties compare with record writes and with the reader's own effects.
   if (rawX !== rawY && (x.mode === 'read' || y.mode === 'read')) return true;
   const [kx, ky] = [roleOf(rawX), roleOf(rawY)];
   if (ALWAYS.has(pair(kx, ky))) return true;
-  // Writes to different parts of the record, where no property checked reads its history.
-  if (kx === 'record' && ky === 'record') return x.mode === 'write' && y.mode === 'write' && x.key !== y.key && !scope.recordHistory;
+  // A read and a write of different parts, each declared exact: neither sees the other's part. Writes to different
+  // parts of the record, where no property checked reads its history.
+  if (kx === 'record' && ky === 'record') {
+    if (x.key !== y.key && x.exact === true && y.exact === true && (x.mode === 'read' || y.mode === 'read')) return true;
+    return x.mode === 'write' && y.mode === 'write' && x.key !== y.key && !scope.recordHistory;
+  }
   // An effect, and a record write, proposal or disclosure that recorded nothing about the effect's approval (a
   // record write, anything at all where no property checked reads the record's history).
   const [effect, other, otherKind] = kx === 'world' ? [a, b, ky] : [b, a, kx];

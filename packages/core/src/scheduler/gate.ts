@@ -24,6 +24,12 @@ import type { HistoryEvent } from '../history/events.js';
 export interface Access {
   readonly key: string;
   readonly mode: 'read' | 'write';
+  /**
+   * The access touches only the part of the record its key names, and the events it records (reads, writes, and
+   * their versions) are about that part's approvals alone: a read of one such part then commutes with another turn's
+   * write of another (Mastra keeps each run in rows of its own). Leave it out where a read may see other parts.
+   */
+  readonly exact?: boolean;
 }
 
 export interface GateOptions {

@@ -3,8 +3,12 @@
 // Timers are not tracked: nothing the suite runs may depend on a clock.
 import { createHook } from 'node:async_hooks';
 
-/** Async resource types that stand for a request to the thread pool: HASHREQUEST, SIGNREQUEST, FSREQCALLBACK, ... */
-const NATIVE = /REQUEST$|^FSREQ/;
+/**
+ * Async resource types that stand for a request to the thread pool (HASHREQUEST, SIGNREQUEST, FSREQCALLBACK, ...), or
+ * to another thread: a MESSAGEPORT, such as the one a dynamic import() opens to module-loader hooks running off the
+ * main thread (tsx's), counted until its first message is handled.
+ */
+const NATIVE = /REQUEST$|^FSREQ|^MESSAGEPORT$/;
 
 const pending = new Set<number>();
 

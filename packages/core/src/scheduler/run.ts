@@ -7,6 +7,7 @@ import { CLOCK, clockReads, watchClock } from './clock.js';
 import type { Access, GateFn, GateOptions, PendingGate, Release, Released } from './gate.js';
 import { trackNativeWork } from './inflight.js';
 import { settle } from './settle.js';
+import { FakeClock, onFakeClock } from './timers.js';
 
 /** What a scenario's program may do while it runs. */
 export interface Controller {
@@ -84,7 +85,15 @@ export interface RunLimits {
    * hook, so only subjects that await such work between gates ask for it.
    */
   readonly trackNativeWork?: boolean;
+  /**
+   * Run the program on a virtual clock (`timers.ts`): its timers fire only when every turn is blocked, and Date.now
+   * moves only then. For subjects that sleep between gates.
+   */
+  readonly fakeTimers?: boolean;
 }
+
+/** Timers fired in one schedule before it is called a timeout (a subject that sleeps and wakes forever). */
+const MAX_TIMERS = 100_000;
 
 interface Held extends PendingGate {
   readonly order: number;
@@ -223,7 +232,8 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     },
   };
 
-  program(ctl).then(
+  const clock = limits.fakeTimers ? new FakeClock() : undefined;
+  (clock ? onFakeClock(clock, () => program(ctl)) : program(ctl)).then(
     () => (programDone = true),
     (error: unknown) => {
       programDone = true;
@@ -268,6 +278,11 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     held.sort((a, b) => a.order - b.order);
     if (held.length === 0) {
       if (programDone && [...started].every((t) => outcomes.has(t))) return result('complete');
+      // Every turn is blocked: time passes, and the earliest timer fires.
+      if (clock?.fireNext()) {
+        if (clock.fired > MAX_TIMERS) return result('timeout', `the subject kept sleeping: ${MAX_TIMERS} timers fired`);
+        continue;
+      }
       const stuck = [...started].filter((t) => !outcomes.has(t));
       const who = stuck.length > 0 ? stuck : ['the scenario'];
       const where = who.map((t) => `${t} (last gate: ${lastGate.get(t) ?? 'none'})`).join(', ');

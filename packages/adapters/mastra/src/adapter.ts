@@ -1,0 +1,35 @@
+// Mastra as an adapter: an agent's tool approvals and a workflow's suspend/resume, each as documented and with the
+// approval guard, over Mastra's own snapshot storage (in memory, a LibSQL file, the file shared by two Mastra
+// instances), for any installed version, by feature detection.
+import type { Adapter } from '@approval-conformance/core';
+import { detectFeatures } from './features.js';
+import type { MastraLib } from './lib.js';
+import { STORES } from './stores.js';
+import { WIRINGS } from './wirings.js';
+import { createWorld } from './world.js';
+
+export async function mastraAdapter(lib: MastraLib): Promise<Adapter> {
+  const features = await detectFeatures(lib);
+  return {
+    framework: 'mastra',
+    // Mastra imports modules lazily (import('p-map') on every model call); under module-loader hooks that run off
+    // the main thread (tsx) each import() waits for a message from that thread, which the scheduler must wait for.
+    awaitsNativeWork: true,
+    // A resume of a run another request is running polls its snapshot (every 25 ms, for up to 2 s) until it moves on.
+    sleeps: true,
+    version: lib.version,
+    wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
+    stores: [...STORES],
+    applicability(_scenario, wiringId) {
+      const wiring = WIRINGS.find((w) => w.id === wiringId);
+      if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
+      const missing = wiring.unavailable(features);
+      return missing ? { applicable: false, reason: missing } : { applicable: true };
+    },
+    async createWorld(env) {
+      const wiring = WIRINGS.find((w) => w.id === env.wiring);
+      if (!wiring) throw new Error(`unknown wiring '${env.wiring}'; Mastra has ${WIRINGS.map((w) => w.id).join(', ')}`);
+      return createWorld(lib, features, wiring, env);
+    },
+  };
+}

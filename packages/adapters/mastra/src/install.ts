@@ -1,0 +1,79 @@
+// Any published @mastra/core version, installed on demand into a cache folder of its own with scripts disabled,
+// beside the newest @mastra/libsql whose peer range admits it, and loaded through a small shim there that exports
+// the modules the adapter drives and the version. LibSQL's native client comes prebuilt; nothing needs a script.
+import semver from 'semver';
+import { installIsolated, InstallError, isolatedFolder, localFolder, localPackage, npmView } from '@approval-conformance/core';
+import { libOf, type MastraLib } from './lib.js';
+
+/** The first release with tool approvals (`requireApproval`, on the stream only until 1.0). */
+export const OLDEST = '0.18.0';
+
+const SHIM = `// Written by approval-conformance: the modules of this installed version, for the Mastra adapter.
+import { createRequire } from 'node:module';
+export * as agent from '@mastra/core/agent';
+export * as mastra from '@mastra/core/mastra';
+export * as tools from '@mastra/core/tools';
+export * as workflows from '@mastra/core/workflows';
+export * as storage from '@mastra/core/storage';
+export * as libsql from '@mastra/libsql';
+export * as zod from 'zod';
+export const version = createRequire(import.meta.url)('@mastra/core/package.json').version;
+`;
+
+/** The newest stable @mastra/libsql whose peer range admits `version` of @mastra/core. */
+async function libsqlFor(version: string): Promise<string> {
+  const all = (await npmView<{ version: string; peerDependencies?: Record<string, string> }[] | { version: string }>('@mastra/libsql@>=0.0.0', ['version', 'peerDependencies'])) ?? [];
+  const fits = (Array.isArray(all) ? all : [all])
+    .filter((p): p is { version: string; peerDependencies?: Record<string, string> } => semver.prerelease(p.version) === null)
+    .filter((p) => {
+      const range = (p as { peerDependencies?: Record<string, string> }).peerDependencies?.['@mastra/core'];
+      return range !== undefined && semver.satisfies(version, range, { includePrerelease: true });
+    })
+    .map((p) => p.version)
+    .sort(semver.rcompare);
+  if (fits.length === 0) throw new InstallError(`no published @mastra/libsql admits @mastra/core@${version} as its peer`);
+  return fits[0]!;
+}
+
+/** Installs `@mastra/core@version` (once; later calls reuse the folder) and loads it. */
+export async function installedLib(version: string, log: (line: string) => void = () => {}): Promise<MastraLib> {
+  if (!semver.valid(version)) throw new InstallError(`'${version}' is not a version; give an exact one, like 1.71.0`);
+  if (semver.lt(version, OLDEST)) throw new InstallError(`@mastra/core@${version} is older than ${OLDEST}, the first version with tool approvals`);
+  const published = await npmView<string>(`@mastra/core@${version}`, ['version']);
+  if (!published) throw new InstallError(`@mastra/core@${version} is not published`);
+  const folder = `mastra@${version}`;
+  const libsql = await libsqlFor(version);
+  const lib = await installIsolated<MastraLib>(
+    {
+      folder,
+      what: `@mastra/core@${version}`,
+      manifest: { dependencies: { '@mastra/core': version, '@mastra/libsql': libsql, zod: '^3.25.76' } },
+      shim: SHIM,
+      ready: { version, libsql },
+    },
+    log,
+  );
+  return libOf({ ...lib, dir: isolatedFolder(folder) });
+}
+
+export { InstallError };
+
+/**
+ * A maintainer's local build of `@mastra/core` (`file:PATH`, the built package folder): linked into a cache folder of
+ * its own, beside the latest @mastra/libsql, so its dependencies resolve from its own tree.
+ */
+export async function localLib(path: string, log: (line: string) => void = () => {}): Promise<MastraLib> {
+  const pkg = await localPackage(path, '@mastra/core');
+  const folder = localFolder(pkg);
+  const lib = await installIsolated<MastraLib>(
+    {
+      folder,
+      what: `@mastra/core from ${pkg.dir}`,
+      manifest: { dependencies: { '@mastra/core': `file:${pkg.dir}`, '@mastra/libsql': 'latest', zod: '^3.25.76' } },
+      shim: SHIM,
+      ready: { source: pkg.dir },
+    },
+    log,
+  );
+  return libOf({ ...lib, dir: isolatedFolder(folder) });
+}

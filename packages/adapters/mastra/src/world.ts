@@ -1,0 +1,171 @@
+// One world: Mastra over its own storage (an InMemoryStore, or a LibSQL file under one or two Mastra instances), an
+// agent over the adversary's model and the tools, and the approval workflow. Mastra keeps a suspended run in its
+// snapshot storage, so a restart is a new Mastra over the same storage (memory: empty). Guarded wirings add the
+// approval guard's store (of the same kind) and the app's guard calls; the guard's record is then the approval's.
+import { WorldGuard, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
+import * as agentApp from './agent-app.js';
+import type { Features } from './features.js';
+import { openGuardRecords } from './guard-store.js';
+import type { MastraLib } from './lib.js';
+import { buildModel, type Brain } from './model.js';
+import { AGENT_LOOP, agentPending, workflowPending } from './record.js';
+import { gateWorkflows, RecordBook, workflowsDomain, type RawWorkflows } from './storage.js';
+import { openStorage, processes, processOf, storeKind } from './stores.js';
+import { editCall, editProposal } from './tampering.js';
+import { buildTools } from './tools.js';
+import type { Wiring } from './wirings.js';
+import * as workflowApp from './workflow-app.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+/** One process: a Mastra instance over its storage object, with its agent and workflow. */
+interface Process {
+  readonly agent: Any;
+  readonly workflow: Any;
+  readonly raw: RawWorkflows;
+}
+
+/** Numbers each world, for its run ids (see `runName`). */
+let worlds = 0;
+
+export async function createWorld(lib: MastraLib, _features: Features, wiring: Wiring, env: WorldEnv): Promise<World> {
+  const kind = storeKind(env.store);
+  let request: ProposalRequest = { alternatives: [] };
+  let proposals = 0;
+  let runCount = 0;
+  let world = `w${++worlds}`;
+  const book = new RecordBook();
+  const runs = new Map<string, string>();
+  const external = <T>(work: Promise<T>) => env.external(work);
+
+  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(kind, env.scratchDir)) : undefined;
+  const guard = guarded && (() => guarded.app);
+  const effects = { backend: env.backend, ...(guard ? { guard } : {}) };
+  const brain: Brain = {
+    model: env.model,
+    backend: env.backend,
+    history: env.history,
+    request: () => request,
+    nextApproval: () => `a${++proposals}`,
+  };
+  const trace = {
+    gate: env.gate,
+    history: env.history,
+    external,
+    pendingOf: wiring.protocol === 'agent' ? agentPending : workflowPending,
+    report: !guarded,
+  };
+
+  async function start(): Promise<Process> {
+    const storage: Any = openStorage(lib, kind, env.scratchDir);
+    await external(Promise.resolve(storage.init?.()));
+    const raw = gateWorkflows(await external(workflowsDomain(storage)), book, trace);
+    const agent = new lib.agent['Agent']({
+      id: 'assistant',
+      name: 'assistant',
+      instructions: 'Do what the user asks with the tools.',
+      model: buildModel(brain),
+      tools: buildTools(lib, effects),
+    });
+    const workflow = workflowApp.buildWorkflow(lib, brain, effects);
+    const mastra = new lib.mastra['Mastra']({ agents: { assistant: agent }, workflows: { [workflowApp.WORKFLOW]: workflow }, storage, logger: false });
+    return { agent: mastra.getAgent('assistant'), workflow: mastra.getWorkflow(workflowApp.WORKFLOW), raw };
+  }
+  const startAll = async () => {
+    const started: Process[] = [];
+    for (let i = 0; i < processes(kind); i++) started.push(await start());
+    return started;
+  };
+  let procs = await startAll();
+  const proc = (turn: string) => procs[processOf(kind, turn)]!;
+
+  const shows = { connections: env.connections, ...(guard ? { guard } : {}) };
+  const nextRunId = () => `run-${++runCount}.${world}`;
+  const agentSide: agentApp.AgentApp = { ...shows, agent: (turn) => proc(turn).agent, runs, nextRunId };
+  const workflowSide: workflowApp.WorkflowApp = { ...shows, workflow: (turn) => proc(turn).workflow, runs, nextRunId };
+  const rowsOf = wiring.protocol === 'agent' ? [AGENT_LOOP, 'executionWorkflow'] : [workflowApp.WORKFLOW];
+
+  const theWorld: World = {
+    async propose(turn, req) {
+      request = req;
+      return wiring.protocol === 'agent' ? agentApp.propose(agentSide, turn) : workflowApp.propose(workflowSide, turn);
+    },
+
+    resume: (turn, answer) => (wiring.protocol === 'agent' ? agentApp.resume(agentSide, turn, answer) : workflowApp.resume(workflowSide, turn, answer)),
+
+    ...(guarded ? { approve: (turn: string, approvalId: string) => guarded.app.approve(turn, approvalId) } : {}),
+
+    async inspect(approvalId) {
+      if (guarded) return guarded.inspect(approvalId);
+      const runId = book.runs.get(approvalId);
+      if (runId === undefined) return { state: 'absent', version: 0 };
+      const states = await book.statesOf(runId, procs[0]!.raw.read, trace.pendingOf);
+      return { state: states.get(approvalId) ?? 'absent', version: book.version(runId) };
+    },
+
+    async tamper(approvalId, action) {
+      // The holder of the storage edits the approved call in the run's stored snapshots and writes them back.
+      const runId = runs.get(approvalId);
+      if (runId === undefined) throw new Error(`no run holds ${approvalId} to tamper with`);
+      const { raw } = procs[0]!;
+      for (const workflowName of rowsOf) {
+        const row = await raw.read(workflowName, runId);
+        if (!row) continue;
+        const edited = wiring.protocol === 'agent' ? editCall(row, approvalId, action) : editProposal(row, approvalId, action);
+        await raw.persist('holder', workflowName, runId, edited);
+      }
+    },
+
+    async snapshot() {
+      return {
+        rows: await procs[0]!.raw.dump(),
+        book: book.dump(),
+        runs: [...runs],
+        request,
+        proposals,
+        runCount,
+        ...(guarded ? { guard: await guarded.snapshot() } : {}),
+      };
+    },
+
+    async restore(snapshot) {
+      const s = snapshot as {
+        rows: Any[];
+        book: ReturnType<RecordBook['dump']>;
+        runs: [string, string][];
+        request: ProposalRequest;
+        proposals: number;
+        runCount: number;
+        guard?: WorldGuardSnapshot;
+      };
+      // The snapshot's run ids are another world's: this world takes them over under its own suffix.
+      const ours = (text: string) => text.replace(/(run-\d+)\.w\d+/g, `$1.${world}`);
+      const rows = JSON.parse(ours(JSON.stringify(s.rows))) as Any[];
+      await procs[0]!.raw.load(rows);
+      book.load(JSON.parse(ours(JSON.stringify(s.book))));
+      runs.clear();
+      for (const [approvalId, runId] of s.runs) runs.set(approvalId, ours(runId));
+      ({ request, proposals, runCount } = s);
+      if (guarded && s.guard) await guarded.restore(s.guard);
+    },
+
+    async restart() {
+      // A new process (or two): Mastra held nothing but what its storage kept; memory starts empty, LibSQL reopens.
+      procs = await startAll();
+      guarded?.restart();
+    },
+
+    async close() {
+      guarded?.close();
+    },
+  };
+  // A workflow's run object stays cached in the process that started it, and a later request in that process resumes
+  // through it: a world rebuilt from stored rows would resume otherwise. Workflow worlds therefore run their setup
+  // every time instead of restoring it (the agent's resume reads everything from storage).
+  if (wiring.protocol === 'workflow') {
+    const { snapshot: _s, restore: _r, ...rest } = theWorld;
+    return rest;
+  }
+  return theWorld;
+}
