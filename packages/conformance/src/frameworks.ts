@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import semver from 'semver';
 import { InstallError, resolveVersion, type Adapter } from '@approval-conformance/core';
+import { ENGINE_KEY } from './results.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
@@ -55,6 +56,9 @@ function packageVersions(dir: string | undefined, names: readonly string[]): Rec
     return out;
   }
   out[names[0]!] = version(main);
+  // A main package that declares a Node range this Node is outside of (Mastra 1.x: >=22.13.0) runs anyway; say so.
+  const engine = (JSON.parse(readFileSync(main, 'utf8')) as { engines?: { node?: string } }).engines?.node;
+  if (engine && semver.validRange(engine) && !semver.satisfies(process.version, engine)) out[`${ENGINE_KEY}${names[0]}`] = engine;
   const fromMain = createRequire(join(realpathSync(dirname(main)), 'package.json'));
   for (const name of names.slice(1)) {
     // A package the install lists itself (a pin's own dependency) is the one loaded; others come with the main one.
@@ -226,9 +230,12 @@ const MASTRA: Framework = {
   npm: '@mastra/core',
   pinned: ['1.71.0', '1.0.4'],
   oldest: '0.18.0',
-  // The first version the adapter runs, the latest, and every release where bisect found a verdict change (the
-  // README says how): 70-odd minor lines would not fit the matrix's 10 minutes.
-  defaults: (releases) => ['1.0.4', '1.71.0'].filter((v) => releases.includes(v)),
+  // The first version with tool approvals, the latest, and every release where a verdict changes, found with bisect
+  // (the README says how; 70-odd minor lines would not fit the matrix's 10 minutes): 0.18.0 (the workflow rows; its
+  // agent approves only on a stream, n/a), 1.0.4 (the first with approveToolCallGenerate), 1.51.0 (checks the tool
+  // call id an approval names: before it, a stale approval of a1 approved the follow-up call a1.2) and 1.61.0 (claims
+  // a workflow run before it resumes it: before it, two resumes both ran the step).
+  defaults: (releases) => ['0.18.0', '1.0.4', '1.51.0', '1.61.0', '1.71.0'].filter((v) => releases.includes(v)),
   async shape() {
     const { WIRINGS, STORES } = await import('@approval-conformance/adapter-mastra');
     return { wirings: WIRINGS.map((w) => w.id), stores: [...STORES] };

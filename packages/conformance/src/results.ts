@@ -43,6 +43,9 @@ export interface ResultTarget {
   readonly error?: string;
 }
 
+/** The key under which a target's packages note a Node range its main package declares and this Node is outside of. */
+export const ENGINE_KEY = 'engines.node of ';
+
 export interface Environment {
   readonly suite: string;
   readonly node: string;

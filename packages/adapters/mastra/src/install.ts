@@ -20,18 +20,26 @@ export * as zod from 'zod';
 export const version = createRequire(import.meta.url)('@mastra/core/package.json').version;
 `;
 
-/** The newest stable @mastra/libsql whose peer range admits `version` of @mastra/core. */
+/**
+ * The @mastra/libsql for `@mastra/core@version`: the newest stable release (of the same major) that was built against
+ * that core or an older one (its devDependency names the core it was built with; a later one may need exports the
+ * core does not have yet, whatever its peer range says), among those whose peer range admits it.
+ */
 async function libsqlFor(version: string): Promise<string> {
-  const all = (await npmView<{ version: string; peerDependencies?: Record<string, string> }[] | { version: string }>('@mastra/libsql@>=0.0.0', ['version', 'peerDependencies'])) ?? [];
-  const fits = (Array.isArray(all) ? all : [all])
-    .filter((p): p is { version: string; peerDependencies?: Record<string, string> } => semver.prerelease(p.version) === null)
+  const major = semver.major(version);
+  type Release = { version?: string; peerDependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  // With an object field first, npm answers a range with one object per release.
+  const found = await npmView<Release[] | Release>(`@mastra/libsql@>=${major}.0.0 <${major + 1}.0.0`, ['peerDependencies', 'devDependencies', 'version']);
+  const fits = (Array.isArray(found) ? found : found ? [found] : [])
+    .filter((p): p is Release & { version: string } => typeof p === 'object' && typeof p.version === 'string' && semver.prerelease(p.version) === null)
     .filter((p) => {
-      const range = (p as { peerDependencies?: Record<string, string> }).peerDependencies?.['@mastra/core'];
-      return range !== undefined && semver.satisfies(version, range, { includePrerelease: true });
+      const peer = p.peerDependencies?.['@mastra/core'];
+      const built = semver.coerce(p.devDependencies?.['@mastra/core'] ?? '')?.version;
+      return (peer === undefined || semver.satisfies(version, peer, { includePrerelease: true })) && (built === undefined || semver.lte(built, version));
     })
     .map((p) => p.version)
     .sort(semver.rcompare);
-  if (fits.length === 0) throw new InstallError(`no published @mastra/libsql admits @mastra/core@${version} as its peer`);
+  if (fits.length === 0) throw new InstallError(`no published @mastra/libsql was built for @mastra/core@${version} or older`);
   return fits[0]!;
 }
 

@@ -73,7 +73,7 @@ export class RecordBook {
   }
 }
 
-/** The storage's workflows domain (1.x: `getStore('workflows')`; before: `stores.workflows`). */
+/** The storage's workflows domain (1.x: `getStore('workflows')`; 0.x: `stores.workflows`, listing with `getWorkflowRuns`). */
 export async function workflowsDomain(storage: Any): Promise<Any> {
   const domain = (typeof storage.getStore === 'function' ? await storage.getStore('workflows') : undefined) ?? storage.stores?.workflows;
   if (!domain) throw new Error('this Mastra storage has no workflows domain to keep snapshots in');
@@ -136,7 +136,7 @@ export function gateWorkflows(domain: Any, book: RecordBook, trace: StorageTrace
       book.lastStates.set(approvalId, state);
     }
   }
-  const list = original('listWorkflowRuns');
+  const list = original(typeof domain.listWorkflowRuns === 'function' ? 'listWorkflowRuns' : 'getWorkflowRuns');
   const persist = original('persistWorkflowSnapshot');
   return {
     read,

@@ -1,9 +1,10 @@
 // Paths and links built from a results file's names: a second lock behind the schema check when a file is read.
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '@approval-conformance/core';
+import { ENGINE_KEY } from '../results.js';
 import { failing } from '../results.fixtures.js';
 import { UsageError } from '../usage-error.js';
 import { urlPart } from './escape.js';
@@ -17,6 +18,16 @@ describe('writeReports', () => {
     const input = { targets: [{ framework: '../../escaped', version: '6.0.0', spec: 'x', packages: {} }], cells: [cell], scenarios: [...SCENARIOS.values()] };
     await expect(writeReports(out, input)).rejects.toThrow(UsageError);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("says in the environment which versions declare a Node range the run's Node is outside of", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-reports-'));
+    const packages = { '@mastra/core': '1.71.0', [`${ENGINE_KEY}@mastra/core`]: '>=22.13.0' };
+    const input = { targets: [{ framework: 'mastra', version: '1.71.0', spec: 'mastra@1.71.0', packages }], cells: [], scenarios: [...SCENARIOS.values()] };
+    await writeReports(dir, input, { environment: { suite: '0.0.0', node: 'v20.20.2', os: 'linux', arch: 'x64', cpus: 2 } });
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('Node v20.20.2');
+    expect(index).toContain('mastra@1.71.0 (@mastra/core declares node >=22.13.0)');
   });
 });
 

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Scenario } from '@approval-conformance/core';
-import type { ResultsFile } from '../results.js';
+import { ENGINE_KEY, type ResultsFile } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
@@ -66,8 +66,15 @@ export interface ReportMeta {
 export async function writeReports(dir: string, input: ReportInput, meta: ReportMeta = {}): Promise<string[]> {
   const env = meta.environment;
   const data = meta.resultsName ?? 'results.json';
+  // Versions whose main package declares a Node range the run's Node is outside of (they ran on it all the same).
+  const outside = input.targets.flatMap((t) =>
+    Object.entries(t.packages ?? {})
+      .filter(([name]) => name.startsWith(ENGINE_KEY))
+      .map(([name, range]) => `${t.framework}@${t.version} (${name.slice(ENGINE_KEY.length)} declares node ${range})`),
+  );
+  const engines = outside.length > 0 ? ` Ran on this Node although its declared range leaves it out: ${outside.join(', ')}.` : '';
   const environment = env
-    ? `Suite ${env.suite}, Node ${env.node}, ${env.os} (${env.arch}, ${env.cpus} cores)${meta.updated ? `, last cell written ${meta.updated}` : ''}. Raw data: [${data}](${data}).`
+    ? `Suite ${env.suite}, Node ${env.node}, ${env.os} (${env.arch}, ${env.cpus} cores)${meta.updated ? `, last cell written ${meta.updated}` : ''}.${engines} Raw data: [${data}](${data}).`
     : `Raw data: [${data}](${data}).`;
   const plain = environment.replace(`[${data}](${data})`, data);
   // Every path is checked before the first file is written, so a bad name never leaves half a report.
