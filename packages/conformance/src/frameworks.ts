@@ -7,7 +7,6 @@ import { pathToFileURL } from 'node:url';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import semver from 'semver';
 import { InstallError, resolveVersion, type Adapter } from '@approval-conformance/core';
-import { ENGINE_KEY } from './results.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
@@ -15,6 +14,8 @@ export interface Loaded {
   readonly adapter: Adapter;
   /** The exact versions of the framework's packages and peers, as loaded. */
   readonly packages: Readonly<Record<string, string>>;
+  /** The Node range the main package declares, by package, when this Node is outside of it (it runs anyway). */
+  readonly nodeEngines?: Readonly<Record<string, string>>;
 }
 
 type Log = (line: string) => void;
@@ -56,9 +57,6 @@ function packageVersions(dir: string | undefined, names: readonly string[]): Rec
     return out;
   }
   out[names[0]!] = version(main);
-  // A main package that declares a Node range this Node is outside of (Mastra 1.x: >=22.13.0) runs anyway; say so.
-  const engine = (JSON.parse(readFileSync(main, 'utf8')) as { engines?: { node?: string } }).engines?.node;
-  if (engine && semver.validRange(engine) && !semver.satisfies(process.version, engine)) out[`${ENGINE_KEY}${names[0]}`] = engine;
   const fromMain = createRequire(join(realpathSync(dirname(main)), 'package.json'));
   for (const name of names.slice(1)) {
     // A package the install lists itself (a pin's own dependency) is the one loaded; others come with the main one.
@@ -73,6 +71,23 @@ function packageVersions(dir: string | undefined, names: readonly string[]): Rec
     }
   }
   return out;
+}
+
+/**
+ * `packageVersions`, and the Node range the main package declares when this Node is outside of it (Mastra 1.x
+ * declares >=22.13.0 and runs on Node 20): the reports say so.
+ */
+function loadedPackages(dir: string | undefined, names: readonly string[]): Pick<Loaded, 'packages' | 'nodeEngines'> {
+  const packages = packageVersions(dir, names);
+  if (!dir || names.length === 0 || packages[names[0]!] === undefined) return { packages };
+  try {
+    const main = createRequire(join(dir, 'package.json')).resolve(`${names[0]}/package.json`);
+    const range = (JSON.parse(readFileSync(main, 'utf8')) as { engines?: { node?: string } }).engines?.node;
+    if (!range || !semver.validRange(range) || semver.satisfies(process.version, range)) return { packages };
+    return { packages, nodeEngines: { [names[0]!]: range } };
+  } catch {
+    return { packages };
+  }
 }
 
 /** The last release of each minor line: 1.7.3 for 1.7. */
@@ -151,7 +166,7 @@ const LANGGRAPH: Framework = {
     const pinned = line === undefined ? undefined : await lg.pinnedLibIfPresent(line);
     if (line !== undefined && pinned === undefined) log(notPinnedHere('langgraph', version));
     const lib = pinned ?? (await installing('langgraph', version, this.pinned, () => lg.installedLib(version, log, source)));
-    return { adapter: await lg.langgraphAdapter(lib), packages: packageVersions(lib.dir, LANGGRAPH_PACKAGES) };
+    return { adapter: await lg.langgraphAdapter(lib), ...loadedPackages(lib.dir, LANGGRAPH_PACKAGES) };
   },
 };
 
@@ -188,7 +203,7 @@ const AI: Framework = {
       (source !== undefined
         ? await installing('ai', version, this.pinned, () => sdk.localLib(source, log))
         : await installing('ai', version, this.pinned, () => sdk.installedLib(version, log)));
-    return { adapter: await sdk.aiSdkAdapter(lib), packages: packageVersions(lib.dir, AI_PACKAGES) };
+    return { adapter: await sdk.aiSdkAdapter(lib), ...loadedPackages(lib.dir, AI_PACKAGES) };
   },
 };
 
@@ -219,7 +234,7 @@ const OPENAI_AGENTS: Framework = {
       (source !== undefined
         ? await installing('openai-agents', version, this.pinned, () => oa.localLib(source, log))
         : await installing('openai-agents', version, this.pinned, () => oa.installedLib(version, log)));
-    return { adapter: await oa.openaiAgentsAdapter(lib), packages: packageVersions(lib.dir, OPENAI_AGENTS_PACKAGES) };
+    return { adapter: await oa.openaiAgentsAdapter(lib), ...loadedPackages(lib.dir, OPENAI_AGENTS_PACKAGES) };
   },
 };
 
@@ -251,7 +266,7 @@ const MASTRA: Framework = {
       (source !== undefined
         ? await installing('mastra', version, this.pinned, () => m.localLib(source, log))
         : await installing('mastra', version, this.pinned, () => m.installedLib(version, log)));
-    return { adapter: await m.mastraAdapter(lib), packages: packageVersions(lib.dir, MASTRA_PACKAGES) };
+    return { adapter: await m.mastraAdapter(lib), ...loadedPackages(lib.dir, MASTRA_PACKAGES) };
   },
 };
 

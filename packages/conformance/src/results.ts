@@ -37,14 +37,13 @@ export interface ResultTarget {
   readonly spec: string;
   /** The exact versions of the framework's packages and their peers, as loaded. */
   readonly packages: Readonly<Record<string, string>>;
+  /** The Node range the main package declares, by package, when the run's Node is outside of it (it ran anyway). */
+  readonly nodeEngines?: Readonly<Record<string, string>>;
   /** A local build's folder, absolute (`NAME@file:PATH`): where its cells replay from. */
   readonly source?: string;
   /** Set when the version could not be installed or imported: every cell of it is then an error. */
   readonly error?: string;
 }
-
-/** The key under which a target's packages note a Node range its main package declares and this Node is outside of. */
-export const ENGINE_KEY = 'engines.node of ';
 
 export interface Environment {
   readonly suite: string;

@@ -1,37 +1,18 @@
 // The model: the version's own `ai/test` mock (V2 for 5.x, V3 for 6.x, V4 for 7.x), answering from the adversary's
 // choices. Asked with the user's request, it calls a tool with the action the adversary picks. Asked after a tool
 // ran, it asks for the flow's second approval if the scenario wants one, or says it is done.
-import type { Action, Recorder } from '@approval-conformance/core';
-import type { AdversarialModel, CountingBackend } from '@approval-conformance/core';
+import { followUpId, proposeAction, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 import type { AiLib } from './lib.js';
 
-/** The suite's name for a flow's second approval: `a1.2` after `a1`; it is also the tool call's id. */
-export const followUpId = (approval: string) => `${approval}.2`;
+export { actionOfCall as actionOf, followUpId, toolInput as inputOf } from '@approval-conformance/core';
 
-export interface Brain {
-  readonly model: AdversarialModel;
-  readonly backend: CountingBackend;
-  readonly history: Recorder;
-  /** The alternatives for the first proposal, and the second approval's action, from the scenario's request. */
-  readonly request: () => { readonly alternatives: readonly Action[]; readonly followUp?: Action };
-  /** The name the next first proposal gets: `a1`, `a2`, ... */
-  readonly nextApproval: () => string;
-}
+export type Brain = Proposer;
+export type Reply = ModelReply;
 
 interface PromptMessage {
   readonly role: string;
   readonly content: unknown;
-}
-
-export type Reply = { readonly call: { id: string; action: Action } } | { readonly text: string };
-
-/** A tool's input for an action: the action without its operation, which is the tool's name. */
-export const inputOf = (action: Action) => ({ targets: [...action.targets], params: { ...action.params } });
-
-export function actionOf(toolName: string, input: unknown): Action {
-  const i = (typeof input === 'string' ? JSON.parse(input) : input) as { targets?: string[]; params?: Record<string, unknown> };
-  return { operation: toolName, targets: i?.targets ?? [], params: i?.params ?? {} };
 }
 
 const ids = (prompt: readonly PromptMessage[], role: string, type: string) =>
@@ -45,9 +26,7 @@ export const brainReply = (brain: Brain) => async (prompt: readonly PromptMessag
   const { turn, proposedWorlds } = currentRequest();
   const last = prompt.at(-1);
   const propose = async (id: string, alternatives: readonly Action[], decision: string) => {
-    const action = await brain.model.decide(turn, decision, alternatives);
-    const world = brain.backend.world;
-    brain.history.emit({ kind: 'proposed', actor: turn, approvalId: id, action, world });
+    const { action, world } = await proposeAction(brain, turn, id, alternatives, decision);
     // The world the model proposed in, for the guard's record (guarded wirings) when the route shows the card.
     proposedWorlds.set(id, world);
     return { call: { id, action } };

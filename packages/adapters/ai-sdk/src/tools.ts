@@ -1,7 +1,8 @@
 // The agent's tools. `transfer` and `notify` need approval; `note` does not (a forged approval for it must still not
 // run it). Every execute goes to the counting backend, named by the approval it runs under; in the guarded wirings, a
 // call that runs under an approval goes through the approval guard's spend first.
-import type { CountingBackend, GuardedApp, GuardedOutcome } from '@approval-conformance/core';
+import { GuardedToolError } from '@approval-conformance/core';
+import type { CountingBackend, GuardedApp } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 import type { AiLib } from './lib.js';
 import { actionOf } from './model.js';
@@ -17,20 +18,7 @@ const INPUT = {
   required: ['targets', 'params'],
 } as const;
 
-/** A guarded call that did not run now: the spend refused it, or it started and failed (it may have run). */
-export class GuardedToolError extends Error {
-  override readonly name = 'GuardedToolError';
-  readonly outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>;
-
-  constructor(toolName: string, outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>) {
-    super(
-      outcome === 'refused'
-        ? `${toolName} was not run: the approval guard refused the spend`
-        : `${toolName} was started and failed: it may have run`,
-    );
-    this.outcome = outcome;
-  }
-}
+export { GuardedToolError };
 
 /**
  * Run a tool for real: the effect, attributed to the approval the call runs under. Guarded (`guard` given), a call

@@ -1,7 +1,7 @@
 // The agent under test: LangGraph's documented human-in-the-loop shape. A model step proposes an action, a node
 // calls interrupt() with it, and on resume the action runs. Where the effect runs and where the proposal is made are
 // the wiring; everything else is LangGraph's own code.
-import type { Action, Fakes, GuardedApp, GuardedOutcome, Recorder } from '@approval-conformance/core';
+import { followUpId, type Action, type Fakes, type GuardedApp, type GuardedOutcome, type Recorder } from '@approval-conformance/core';
 import { turnOf, type Config } from './gated-saver.js';
 import type { Module } from './lib.js';
 
@@ -25,7 +25,7 @@ export interface GraphDeps {
 }
 
 /** The name of a flow's second approval: `a1.2` after `a1`. */
-export const followUpId = (approval: string) => `${approval}.2`;
+export { followUpId };
 
 export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unknown) {
   const { StateGraph, Annotation, START, END, interrupt } = deps.lib;

@@ -3,44 +3,22 @@
 // tool call id is the suite's approval name (a1, a2, ...). Asked after a tool ran, it asks for the flow's second
 // approval if the scenario wants one (a1.2 after a1), or says it is done. The workflow wiring's planning step asks
 // the same adversary directly (`propose`).
-import type { Action, AdversarialModel, CountingBackend, Recorder } from '@approval-conformance/core';
+import { followUpId, proposeAction, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 
-export const followUpId = (approval: string) => `${approval}.2`;
+export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core';
 
-export interface Brain {
-  readonly model: AdversarialModel;
-  readonly backend: CountingBackend;
-  readonly history: Recorder;
-  readonly request: () => { readonly alternatives: readonly Action[]; readonly followUp?: Action };
-  /** The name the next first proposal gets: `a1`, `a2`, ... */
-  readonly nextApproval: () => string;
-}
-
-/** A tool's input for an action: the action without its operation, which is the tool's name. */
-export const inputOf = (action: Action) => ({ targets: [...action.targets], params: { ...action.params } });
-
-export function actionOf(toolName: string, input: unknown): Action {
-  let i: { targets?: string[]; params?: Record<string, unknown> } | undefined;
-  try {
-    i = (typeof input === 'string' ? JSON.parse(input) : input) as typeof i;
-  } catch {
-    i = undefined;
-  }
-  return { operation: toolName, targets: i?.targets ?? [], params: (i?.params ?? {}) as Action['params'] };
-}
-
-export type Reply = { readonly call: { id: string; action: Action } } | { readonly text: string };
+export type Brain = Proposer;
+type Reply = ModelReply;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-/** The adversary picks one of `alternatives`; the pick becomes approval `id`, proposed in the current world. */
+/** The adversary picks one of `alternatives` for the current request; the pick becomes approval `id`. */
 export async function propose(brain: Brain, id: string, alternatives: readonly Action[], decision: string) {
   const { turn, proposedWorlds } = currentRequest();
-  const action = await brain.model.decide(turn, decision, alternatives);
-  const world = brain.backend.world;
-  brain.history.emit({ kind: 'proposed', actor: turn, approvalId: id, action, world });
+  const { action, world } = await proposeAction(brain, turn, id, alternatives, decision);
+  // The world the model proposed in, for the guard's record (guarded wirings) when the app shows the card.
   proposedWorlds.set(id, world);
   return { id, action };
 }

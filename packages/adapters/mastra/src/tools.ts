@@ -2,7 +2,8 @@
 // Every effect goes to the counting backend, named by the approval it runs under (the agent's tool call id, which the
 // model made the approval's name; the workflow's approval); in the guarded wirings, an effect that needs approval
 // goes through the guard's spend first.
-import type { Action, CountingBackend, GuardedApp, GuardedOutcome } from '@approval-conformance/core';
+import { GuardedToolError } from '@approval-conformance/core';
+import type { Action, CountingBackend, GuardedApp } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 import type { MastraLib } from './lib.js';
 import { actionOf } from './model.js';
@@ -14,16 +15,7 @@ export const needsApproval = (toolName: string) => NEEDS_APPROVAL[toolName] === 
 /** What a tool returns when it ran: the app tells the user it happened when it sees this output. */
 export const doneOutput = (toolName: string) => `${toolName} done`;
 
-/** A guarded call that did not run now: the spend refused it, or it started and failed (it may have run). */
-export class GuardedToolError extends Error {
-  override readonly name = 'GuardedToolError';
-  readonly outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>;
-
-  constructor(toolName: string, outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>) {
-    super(outcome === 'refused' ? `${toolName} was not run: the approval guard refused the spend` : `${toolName} was started and failed: it may have run`);
-    this.outcome = outcome;
-  }
-}
+export { GuardedToolError };
 
 export interface Effects {
   readonly backend: CountingBackend;

@@ -1,7 +1,8 @@
 // The agent's tools. `transfer` and `notify` need approval (`needsApproval: true`); `note` does not. Every execute
 // goes to the counting backend, named by the approval it runs under (its call id, which the model made the
 // approval's name); in the guarded wirings, a call to a tool that needs approval goes through the guard's spend first.
-import type { CountingBackend, GuardedApp, GuardedOutcome } from '@approval-conformance/core';
+import { GuardedToolError } from '@approval-conformance/core';
+import type { CountingBackend, GuardedApp } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 import type { AgentsLib } from './lib.js';
 import { actionOf } from './model.js';
@@ -23,16 +24,7 @@ const PARAMETERS = {
   additionalProperties: false,
 } as const;
 
-/** A guarded call that did not run now: the spend refused it, or it started and failed (it may have run). */
-export class GuardedToolError extends Error {
-  override readonly name = 'GuardedToolError';
-  readonly outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>;
-
-  constructor(toolName: string, outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>) {
-    super(outcome === 'refused' ? `${toolName} was not run: the approval guard refused the spend` : `${toolName} was started and failed: it may have run`);
-    this.outcome = outcome;
-  }
-}
+export { GuardedToolError };
 
 /** The call id of the call being run: from the details the SDK passes, else the input's own. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

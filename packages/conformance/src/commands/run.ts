@@ -263,12 +263,13 @@ export const runCommand: Command = {
         strictFilters: targets.length === 1,
       },
       {
-        plan(target, packages, units) {
+        plan(target, packages, units, nodeEngines) {
           journal.target({
             framework: target.framework,
             version: target.version,
             spec: target.spec,
             packages,
+            ...(nodeEngines ? { nodeEngines } : {}),
             ...(target.source === undefined ? {} : { source: target.source }),
           });
           progress.planned(target, units);

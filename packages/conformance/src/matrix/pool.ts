@@ -21,7 +21,7 @@ export interface Target {
 
 export interface PoolEvents {
   /** A version's plan is known: its packages and the units it has left to run. */
-  plan(target: Target, packages: Readonly<Record<string, string>>, units: readonly Unit[]): void;
+  plan(target: Target, packages: Readonly<Record<string, string>>, units: readonly Unit[], nodeEngines?: Readonly<Record<string, string>>): void;
   start(target: Target, unit: Unit): void;
   /** Cells are final: write them down now. */
   cells(target: Target, cells: readonly ResultCell[]): Promise<void>;
@@ -167,7 +167,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
               loading = undefined;
               units = message.units;
               lastUnits = message.units;
-              if (!planned) events.plan(target, message.packages, units.filter((u) => !skip.has(u.key)));
+              if (!planned) events.plan(target, message.packages, units.filter((u) => !skip.has(u.key)), message.nodeEngines);
               planned = true;
               break;
             case 'start':

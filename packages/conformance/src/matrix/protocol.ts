@@ -40,7 +40,12 @@ export type WorkerMessage =
   | { readonly type: 'load-failed'; readonly message: string }
   /** A filter names something this version does not have. */
   | { readonly type: 'bad-filter'; readonly message: string }
-  | { readonly type: 'plan'; readonly packages: Readonly<Record<string, string>>; readonly units: readonly Unit[] }
+  | {
+      readonly type: 'plan';
+      readonly packages: Readonly<Record<string, string>>;
+      readonly nodeEngines?: Readonly<Record<string, string>>;
+      readonly units: readonly Unit[];
+    }
   | { readonly type: 'start'; readonly key: string }
   | { readonly type: 'unit'; readonly key: string; readonly cells: readonly ResultCell[] }
   | { readonly type: 'done' };

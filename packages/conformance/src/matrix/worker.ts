@@ -15,7 +15,7 @@ async function work(task: WorkerTask): Promise<void> {
     await send({ type: 'load-failed', message: error instanceof Error ? error.message : String(error) });
     return;
   }
-  const { packages } = loaded;
+  const { packages, nodeEngines } = loaded;
   // Cells carry the version the runner asked for: a local build's is marked `+local`, never a release's.
   const adapter = loaded.adapter.version === task.version ? loaded.adapter : { ...loaded.adapter, version: task.version };
   const known = { wiring: adapter.wirings.map((w) => w.id), store: [...adapter.stores] };
@@ -30,7 +30,7 @@ async function work(task: WorkerTask): Promise<void> {
     }
   }
   const units = planUnits(adapter, task.filters);
-  await send({ type: 'plan', packages, units });
+  await send({ type: 'plan', packages, ...(nodeEngines ? { nodeEngines } : {}), units });
   if (task.planOnly) return;
   for (const unit of units) {
     if (task.skip.includes(unit.key)) continue;

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '@approval-conformance/core';
-import { ENGINE_KEY } from '../results.js';
 import { failing } from '../results.fixtures.js';
 import { UsageError } from '../usage-error.js';
 import { urlPart } from './escape.js';
@@ -22,8 +21,8 @@ describe('writeReports', () => {
 
   it("says in the environment which versions declare a Node range the run's Node is outside of", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-reports-'));
-    const packages = { '@mastra/core': '1.71.0', [`${ENGINE_KEY}@mastra/core`]: '>=22.13.0' };
-    const input = { targets: [{ framework: 'mastra', version: '1.71.0', spec: 'mastra@1.71.0', packages }], cells: [], scenarios: [...SCENARIOS.values()] };
+    const target = { framework: 'mastra', version: '1.71.0', spec: 'mastra@1.71.0', packages: { '@mastra/core': '1.71.0' }, nodeEngines: { '@mastra/core': '>=22.13.0' } };
+    const input = { targets: [target], cells: [], scenarios: [...SCENARIOS.values()] };
     await writeReports(dir, input, { environment: { suite: '0.0.0', node: 'v20.20.2', os: 'linux', arch: 'x64', cpus: 2 } });
     const index = await readFile(join(dir, 'README.md'), 'utf8');
     expect(index).toContain('Node v20.20.2');

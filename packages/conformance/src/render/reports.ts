@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Scenario } from '@approval-conformance/core';
-import { ENGINE_KEY, type ResultsFile } from '../results.js';
+import type { ResultsFile } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
@@ -68,9 +68,7 @@ export async function writeReports(dir: string, input: ReportInput, meta: Report
   const data = meta.resultsName ?? 'results.json';
   // Versions whose main package declares a Node range the run's Node is outside of (they ran on it all the same).
   const outside = input.targets.flatMap((t) =>
-    Object.entries(t.packages ?? {})
-      .filter(([name]) => name.startsWith(ENGINE_KEY))
-      .map(([name, range]) => `${t.framework}@${t.version} (${name.slice(ENGINE_KEY.length)} declares node ${range})`),
+    Object.entries(t.nodeEngines ?? {}).map(([name, range]) => `${t.framework}@${t.version} (${name} declares node ${range})`),
   );
   const engines = outside.length > 0 ? ` Ran on this Node although its declared range leaves it out: ${outside.join(', ')}.` : '';
   const environment = env

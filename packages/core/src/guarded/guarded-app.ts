@@ -19,6 +19,17 @@ export type GuardedOutcome =
   /** It was started and failed, and may have run. */
   | 'unknown';
 
+/** A guarded call that did not run now: the spend refused it, or it started and failed (it may have run). */
+export class GuardedToolError extends Error {
+  override readonly name = 'GuardedToolError';
+  readonly outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>;
+
+  constructor(toolName: string, outcome: Extract<GuardedOutcome, 'refused' | 'unknown'>) {
+    super(outcome === 'refused' ? `${toolName} was not run: the approval guard refused the spend` : `${toolName} was started and failed: it may have run`);
+    this.outcome = outcome;
+  }
+}
+
 export const guardedAction = (action: Action): GuardedAction => ({ tool: action.operation, args: action.params, targets: action.targets });
 
 /** The guard's action back as the suite's. */
