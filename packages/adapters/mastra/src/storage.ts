@@ -16,11 +16,26 @@ const READS = ['loadWorkflowSnapshot', 'getWorkflowRunById'] as const;
 const WRITES = ['persistWorkflowSnapshot', 'updateWorkflowState', 'updateWorkflowResults', 'deleteWorkflowRunById'] as const;
 
 /**
- * A world's run ids are its own (`run-1.w7`): anything Mastra keeps per run id outside a Mastra instance must not
- * reach one world from another (an explored schedule drops its turns where they stand). Gates and stories name a run
- * by its name in the world (`run-1`).
+ * How gates and stories name a run. A world's own run ids are its own (`run-1.w7`, named `run-1`): anything Mastra
+ * keeps per run id outside a Mastra instance must not reach one world from another (an explored schedule drops its
+ * turns where they stand). Runs Mastra starts itself under a random id (1.51's agent runs its tool calls in an inner
+ * `execution-workflow` run) are named `inner-1`, `inner-2`, ... in the order the world first meets them, which is
+ * the same on every replay of a schedule's prefix.
  */
-export const runName = (runId: string) => runId.replace(/\.w\d+$/, '');
+export class RunNames {
+  #inner = new Map<string, string>();
+
+  name(runId: string): string {
+    const own = /^(run-\d+)\.w\d+$/.exec(runId);
+    if (own) return own[1]!;
+    let name = this.#inner.get(runId);
+    if (name === undefined) this.#inner.set(runId, (name = `inner-${this.#inner.size + 1}`));
+    return name;
+  }
+
+  dump = (): [string, string][] => [...this.#inner];
+  load = (entries: readonly [string, string][]) => void (this.#inner = new Map(entries));
+}
 
 /** Reads a run's snapshot in one workflow, past the gates. */
 export type RowReader = (workflowName: string, runId: string) => Promise<Any>;
@@ -33,6 +48,7 @@ export interface StorageTrace {
   readonly history: Recorder;
   readonly external: <T>(work: Promise<T>) => Promise<T>;
   readonly pendingOf: PendingOf;
+  readonly names: RunNames;
   /**
    * Whether the snapshots are the approvals' record, reported as record-read and record-write. Not with the approval
    * guard: the guard's record is then the approval's, and these calls, still gated, are app state.
@@ -110,9 +126,9 @@ export function gateWorkflows(domain: Any, book: RecordBook, trace: StorageTrace
       if (mode === 'read' && request.viewed.has(runId)) return call(...args);
       if (mode === 'read') request.viewed.add(runId);
       const turn = request.turn;
-      const gate = `${name}(${workflowName ?? '*'}/${runName(runId)})`;
+      const gate = `${name}(${workflowName ?? '*'}/${trace.names.name(runId)})`;
       // Each run's rows are its own: the access names the run, exactly (a read of one run commutes with a write of another).
-      await trace.gate(turn, gate, { access: [{ key: `${trace.report ? 'record' : 'app'}:${runName(runId)}`, mode, exact: true }] });
+      await trace.gate(turn, gate, { access: [{ key: `${trace.report ? 'record' : 'app'}:${trace.names.name(runId)}`, mode, exact: true }] });
       const result = await trace.external(Promise.resolve(call(...args)));
       // Mastra's resume claim: a status update that names the status it expects, which lands only if it still holds.
       const conditional = name === 'updateWorkflowState' && args[0]?.opts?.expectedStatus !== undefined;
@@ -153,7 +169,7 @@ export function gateWorkflows(domain: Any, book: RecordBook, trace: StorageTrace
     },
     async persist(actor, workflowName, runId, snapshot) {
       await trace.external(Promise.resolve(persist({ workflowName, runId, snapshot })));
-      await report(actor, `persistWorkflowSnapshot(${workflowName}/${runName(runId)})`, runId, 'write');
+      await report(actor, `persistWorkflowSnapshot(${workflowName}/${trace.names.name(runId)})`, runId, 'write');
     },
   };
 }

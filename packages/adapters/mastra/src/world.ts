@@ -9,7 +9,7 @@ import { openGuardRecords } from './guard-store.js';
 import type { MastraLib } from './lib.js';
 import { buildModel, type Brain } from './model.js';
 import { AGENT_LOOP, agentPending, workflowPending } from './record.js';
-import { gateWorkflows, RecordBook, workflowsDomain, type RawWorkflows } from './storage.js';
+import { gateWorkflows, RecordBook, RunNames, workflowsDomain, type RawWorkflows } from './storage.js';
 import { openStorage, processes, processOf, storeKind } from './stores.js';
 import { editCall, editProposal } from './tampering.js';
 import { buildTools } from './tools.js';
@@ -26,7 +26,7 @@ interface Process {
   readonly raw: RawWorkflows;
 }
 
-/** Numbers each world, for its run ids (see `runName`). */
+/** Numbers each world, for its run ids (see `RunNames`). */
 let worlds = 0;
 
 export async function createWorld(lib: MastraLib, _features: Features, wiring: Wiring, env: WorldEnv): Promise<World> {
@@ -54,6 +54,7 @@ export async function createWorld(lib: MastraLib, _features: Features, wiring: W
     history: env.history,
     external,
     pendingOf: wiring.protocol === 'agent' ? agentPending : workflowPending,
+    names: new RunNames(),
     report: !guarded,
   };
 
@@ -105,15 +106,16 @@ export async function createWorld(lib: MastraLib, _features: Features, wiring: W
     },
 
     async tamper(approvalId, action) {
-      // The holder of the storage edits the approved call in the run's stored snapshots and writes them back.
+      // The holder of the storage edits the approved call wherever the stored snapshots hold it (the agent's loop and
+      // the run it executes tools in, under the run's id or an id of its own) and writes them back.
       const runId = runs.get(approvalId);
       if (runId === undefined) throw new Error(`no run holds ${approvalId} to tamper with`);
       const { raw } = procs[0]!;
-      for (const workflowName of rowsOf) {
-        const row = await raw.read(workflowName, runId);
-        if (!row) continue;
-        const edited = wiring.protocol === 'agent' ? editCall(row, approvalId, action) : editProposal(row, approvalId, action);
-        await raw.persist('holder', workflowName, runId, edited);
+      const mention = wiring.protocol === 'agent' ? `"toolCallId":"${approvalId}"` : `"approvalId":"${approvalId}"`;
+      for (const row of await raw.dump()) {
+        if (!(row.runId === runId && rowsOf.includes(row.workflowName)) && !JSON.stringify(row.snapshot).includes(mention)) continue;
+        const edited = wiring.protocol === 'agent' ? editCall(row.snapshot, approvalId, action) : editProposal(row.snapshot, approvalId, action);
+        await raw.persist('holder', row.workflowName, row.runId, edited);
       }
     },
 
@@ -125,6 +127,7 @@ export async function createWorld(lib: MastraLib, _features: Features, wiring: W
         request,
         proposals,
         runCount,
+        names: trace.names.dump(),
         ...(guarded ? { guard: await guarded.snapshot() } : {}),
       };
     },
@@ -137,6 +140,7 @@ export async function createWorld(lib: MastraLib, _features: Features, wiring: W
         request: ProposalRequest;
         proposals: number;
         runCount: number;
+        names: [string, string][];
         guard?: WorldGuardSnapshot;
       };
       // The snapshot's run ids are another world's: this world takes them over under its own suffix.
@@ -147,6 +151,7 @@ export async function createWorld(lib: MastraLib, _features: Features, wiring: W
       runs.clear();
       for (const [approvalId, runId] of s.runs) runs.set(approvalId, ours(runId));
       ({ request, proposals, runCount } = s);
+      trace.names.load(s.names);
       if (guarded && s.guard) await guarded.restore(s.guard);
     },
 
