@@ -248,8 +248,9 @@ const MASTRA: Framework = {
   // The first version with tool approvals, the latest, and every release where a verdict changes, found with bisect
   // (the README says how; 70-odd minor lines would not fit the matrix's 10 minutes): 0.18.0 (the workflow rows; its
   // agent approves only on a stream, n/a), 1.0.4 (the first with approveToolCallGenerate), 1.51.0 (checks the tool
-  // call id an approval names: before it, a stale approval of a1 approved the follow-up call a1.2) and 1.61.0 (claims
-  // a workflow run before it resumes it: before it, two resumes both ran the step).
+  // call id an approval names: before it, a stale approval of a1 approved the follow-up call a1.2; and a workflow
+  // resume no longer marks the run running before the step, so a retry after a crash runs it again) and 1.61.0
+  // (claims a workflow run before it resumes it: before it, two resumes both ran the step).
   defaults: (releases) => ['0.18.0', '1.0.4', '1.51.0', '1.61.0', '1.71.0'].filter((v) => releases.includes(v)),
   async shape() {
     const { WIRINGS, STORES } = await import('@approval-conformance/adapter-mastra');
