@@ -29,7 +29,7 @@ export async function mastraAdapter(lib: MastraLib): Promise<Adapter> {
     async createWorld(env) {
       const wiring = WIRINGS.find((w) => w.id === env.wiring);
       if (!wiring) throw new Error(`unknown wiring '${env.wiring}'; Mastra has ${WIRINGS.map((w) => w.id).join(', ')}`);
-      return createWorld(lib, features, wiring, env);
+      return createWorld(lib, wiring, env);
     },
   };
 }

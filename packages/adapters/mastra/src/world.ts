@@ -4,7 +4,6 @@
 // approval guard's store (of the same kind) and the app's guard calls; the guard's record is then the approval's.
 import { WorldGuard, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
 import * as agentApp from './agent-app.js';
-import type { Features } from './features.js';
 import { openGuardRecords } from './guard-store.js';
 import type { MastraLib } from './lib.js';
 import { buildModel, type Brain } from './model.js';
@@ -29,7 +28,7 @@ interface Process {
 /** Numbers each world, for its run ids (see `RunNames`). */
 let worlds = 0;
 
-export async function createWorld(lib: MastraLib, _features: Features, wiring: Wiring, env: WorldEnv): Promise<World> {
+export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv): Promise<World> {
   const kind = storeKind(env.store);
   let request: ProposalRequest = { alternatives: [] };
   let proposals = 0;

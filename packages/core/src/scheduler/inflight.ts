@@ -1,6 +1,6 @@
 // Native work in flight: a WebCrypto job or a file request finishes on the thread pool, after any number of
 // event-loop rounds, so "nothing changed for a few rounds" does not mean it is done. Quiescence waits for it too.
-// Timers are not tracked: nothing the suite runs may depend on a clock.
+// Timers are not tracked here: a subject that sleeps runs on a virtual clock instead (`timers.ts`).
 import { createHook } from 'node:async_hooks';
 
 /**
