@@ -1,7 +1,7 @@
 // The CLI as a process: exit codes and streams as a user sees them.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,4 +51,37 @@ describe('the approval-conformance process', () => {
     expect(err).toBe('');
     expect(code).toBe(1);
   });
+
+  it('on Ctrl-C keeps what finished, says how many units and the command that resumes, and --resume says what it keeps', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'ac-cli-')), 'run.json');
+    const args = ['run', '--framework', 'reference', '--scenario', 'double-resume', '--store', 'memory', '--jobs', '1', '--json', file];
+    const env = { ...process.env, npm_lifecycle_event: '', npm_lifecycle_script: '' };
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@approval-conformance/source', 'src/cli.ts', ...args], {
+      cwd: packageDir,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const closed = once(child, 'close');
+    // Interrupt once the first unit is saved.
+    for (;;) {
+      const saved = await readFile(file, 'utf8').then((text) => (JSON.parse(text) as { cells: unknown[] }).cells.length, () => 0);
+      if (saved > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGINT');
+    const [code] = await closed;
+    expect(code).toBe(130);
+    expect(err).toMatch(/\nInterrupted\. \d+ finished units? (is|are) saved in .*run\.json; the units that were running will run again\. Resume with:\n  approval-conformance run --framework reference --scenario double-resume --store memory --jobs 1 --json \S+run\.json --resume\n$/);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { cells: { verdict: string }[] };
+    expect(saved.cells.filter((c) => c.verdict === 'error')).toEqual([]);
+
+    const resumed = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=@approval-conformance/source', 'src/cli.ts', ...args, '--resume'], { cwd: packageDir, env, encoding: 'utf8' });
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toMatch(/Resuming .*run\.json: keeps \d+ finished units?; \d+ left in the versions begun\./);
+    const all = JSON.parse(await readFile(file, 'utf8')) as { cells: { verdict: string }[]; complete?: boolean };
+    expect(all.complete).toBe(true);
+    expect(all.cells.filter((c) => c.verdict === 'error')).toEqual([]);
+  }, 120_000);
 });

@@ -32,12 +32,34 @@ export interface Framework {
   listReleases?(): Promise<string[]>;
   /** The published default matrix's versions, from the releases listed on the registry. */
   defaults(releases: readonly string[]): string[];
+  /**
+   * What the default versions run only on the newest of them: the approval guard's wirings (`guarded-*`), whose
+   * verdicts are the same on every version, and stores that duplicate another's verdicts. It keeps the default matrix
+   * in its 10 minutes; `--wiring` or `--store` naming them, or `NAME@VERSION`, runs them anywhere.
+   */
+  readonly newestOnly?: { readonly guarded?: boolean; readonly stores?: readonly string[] };
   /** Every wiring and store the adapter has in some version: what --wiring and --store may name. */
   shape(): Promise<{ readonly wirings: readonly string[]; readonly stores: readonly string[] }>;
   /** `source` is a local build's folder (`NAME@file:PATH`), for frameworks that take one. */
   load(version: string, log: Log, source?: string): Promise<Loaded>;
   /** The npm package name a local build's package.json must have, for frameworks that take `file:PATH`. */
   readonly localName?: string;
+}
+
+/**
+ * Where `name`'s package.json is for `require`: through its exports when they list it, else in the node_modules
+ * folders `require` would search (@openai/agents exports no ./package.json, so resolving it throws).
+ */
+function packageJson(require: NodeRequire, name: string): string {
+  try {
+    return require.resolve(`${name}/package.json`);
+  } catch (error) {
+    for (const dir of require.resolve.paths(name) ?? []) {
+      const file = join(dir, name, 'package.json');
+      if (existsSync(file)) return file;
+    }
+    throw error;
+  }
 }
 
 /**
@@ -52,7 +74,7 @@ function packageVersions(dir: string | undefined, names: readonly string[]): Rec
   const fromDir = createRequire(join(dir, 'package.json'));
   let main: string;
   try {
-    main = fromDir.resolve(`${names[0]}/package.json`);
+    main = packageJson(fromDir, names[0]!);
   } catch {
     return out;
   }
@@ -63,7 +85,7 @@ function packageVersions(dir: string | undefined, names: readonly string[]): Rec
     const own = existsSync(join(dir, 'node_modules', name, 'package.json'));
     for (const require of own ? [fromDir] : [fromMain, fromDir]) {
       try {
-        out[name] = version(require.resolve(`${name}/package.json`));
+        out[name] = version(packageJson(require, name));
         break;
       } catch {
         // not resolvable from here
@@ -81,7 +103,7 @@ function loadedPackages(dir: string | undefined, names: readonly string[]): Pick
   const packages = packageVersions(dir, names);
   if (!dir || names.length === 0 || packages[names[0]!] === undefined) return { packages };
   try {
-    const main = createRequire(join(dir, 'package.json')).resolve(`${names[0]}/package.json`);
+    const main = packageJson(createRequire(join(dir, 'package.json')), names[0]!);
     const range = (JSON.parse(readFileSync(main, 'utf8')) as { engines?: { node?: string } }).engines?.node;
     if (!range || !semver.validRange(range) || semver.satisfies(process.version, range)) return { packages };
     return { packages, nodeEngines: { [names[0]!]: range } };
@@ -155,6 +177,8 @@ const LANGGRAPH: Framework = {
   oldest: '0.2.0',
   // The last release of every minor line since 0.2.
   defaults: (releases) => lastOfEachMinor(stable(releases).filter((v) => semver.gte(v, '0.2.0'))),
+  // The guarded wirings gave the same verdicts on all ten default versions (reports/ at c1220e5).
+  newestOnly: { guarded: true },
   async shape() {
     const { WIRINGS } = await import('@approval-conformance/adapter-langgraph');
     return { wirings: WIRINGS.map((w) => w.id), stores: ['memory', 'sqlite', 'postgres'] };
@@ -252,6 +276,9 @@ const MASTRA: Framework = {
   // resume no longer marks the run running before the step, so a retry after a crash runs it again) and 1.61.0
   // (claims a workflow run before it resumes it: before it, two resumes both ran the step).
   defaults: (releases) => ['0.18.0', '1.0.4', '1.51.0', '1.61.0', '1.71.0'].filter((v) => releases.includes(v)),
+  // The guarded wirings gave the same verdicts on all five default versions, and `libsql` (one process) the same as
+  // `libsql-shared` (two) in every cell (reports/ at c1220e5): on the older versions the matrix runs neither.
+  newestOnly: { guarded: true, stores: ['libsql'] },
   async shape() {
     const { WIRINGS, STORES } = await import('@approval-conformance/adapter-mastra');
     return { wirings: WIRINGS.map((w) => w.id), stores: [...STORES] };
@@ -392,6 +419,27 @@ async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Pro
     throw new UsageError(`no published ${spec.name} version is in '${version}'. Pinned in the workspace: ${fw.pinned.join(', ')}.`);
   }
   return inRange;
+}
+
+/**
+ * What one of a framework's default versions (`versions`) runs, narrower than the run's filters: everything but the
+ * framework's `newestOnly` wirings and stores, on all but the newest; undefined where nothing is left out. A filter the
+ * user gave (`asked`) wins: what it names runs on every version.
+ */
+export function defaultScope(
+  fw: Framework,
+  version: string,
+  versions: readonly string[],
+  shape: { readonly wirings: readonly string[]; readonly stores: readonly string[] },
+  asked: { readonly wirings?: readonly string[]; readonly stores?: readonly string[] },
+): { wirings?: string[]; stores?: string[] } | undefined {
+  const only = fw.newestOnly;
+  const newest = semver.rsort(versions.filter((v) => semver.valid(v)))[0];
+  if (!only || newest === undefined || version === newest) return undefined;
+  const wirings = only.guarded && !asked.wirings ? shape.wirings.filter((w) => !w.startsWith('guarded-')) : undefined;
+  const stores = only.stores && !asked.stores ? shape.stores.filter((s) => !only.stores!.includes(s)) : undefined;
+  if (!wirings && !stores) return undefined;
+  return { ...(wirings ? { wirings } : {}), ...(stores ? { stores } : {}) };
 }
 
 /** One framework version's adapter: `loadAdapter({ name: 'ai', version: '6.0.326' })`. */

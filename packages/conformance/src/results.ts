@@ -41,6 +41,10 @@ export interface ResultTarget {
   readonly nodeEngines?: Readonly<Record<string, string>>;
   /** A local build's folder, absolute (`NAME@file:PATH`): where its cells replay from. */
   readonly source?: string;
+  /** How many units the version has under the run's options (with the finished cells, how many are left). */
+  readonly units?: number;
+  /** The version's wirings: what each is, and which the docs show first (results before 2026-12 lack them). */
+  readonly wirings?: readonly { readonly id: string; readonly description: string; readonly docsDefault?: true }[];
   /** Set when the version could not be installed or imported: every cell of it is then an error. */
   readonly error?: string;
 }

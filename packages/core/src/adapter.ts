@@ -12,7 +12,15 @@ export interface WiringInfo {
   /** Stable id used on the command line and in results: `cas-fresh`, `interrupt-node`. */
   readonly id: string;
   readonly description: string;
+  /**
+   * The pattern the framework's docs show first, which an app that follows them has: the reports set it beside the
+   * safest wiring. Where several are marked (one per release line), the first that runs on a version is its default.
+   */
+  readonly docsDefault?: true;
 }
+
+/** A wiring as results and reports carry it: plain data, without whatever else an adapter keeps on it. */
+export const wiringInfo = ({ id, description, docsDefault }: WiringInfo): WiringInfo => ({ id, description, ...(docsDefault ? { docsDefault } : {}) });
 
 export type Applicability = { readonly applicable: true } | { readonly applicable: false; readonly reason: string };
 

@@ -8,6 +8,7 @@ export * from './fakes/index.js';
 export * from './scenarios/index.js';
 export * from './explore/index.js';
 export type * from './adapter.js';
+export { wiringInfo } from './adapter.js';
 export * from './install/npm.js';
 export { isMissingPackage, optionalPackage } from './install/optional.js';
 export { WORKER_TAG_ENV, worldNamePrefix } from './server-names.js';

@@ -1,10 +1,12 @@
 // The Vercel AI SDK as an adapter: three approval wirings on the generateText and streamText paths, and the
-// documented one of each release line with the approval guard added (generateText), over an in-memory or SQLite chat
-// store, for any installed version.
-import type { Adapter } from '@approval-conformance/core';
+// documented one of each release line with the approval guard added (generateText), and useChat's two ways of keeping
+// the UIMessages (ui-*: the SDK's own client against the route), over an in-memory or SQLite chat store, for any
+// installed version.
+import { wiringInfo, type Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { AiLib } from './lib.js';
 import { WIRINGS } from './wirings.js';
+import { createUiWorld } from './ui-world.js';
 import { createWorld } from './world.js';
 
 export async function aiSdkAdapter(lib: AiLib): Promise<Adapter> {
@@ -12,7 +14,7 @@ export async function aiSdkAdapter(lib: AiLib): Promise<Adapter> {
   return {
     framework: 'ai',
     version: lib.version,
-    wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
+    wirings: WIRINGS.map(wiringInfo),
     stores: ['memory', 'sqlite'],
     // The signed wiring's HMACs are WebCrypto jobs on the thread pool.
     awaitsNativeWork: true,
@@ -25,7 +27,7 @@ export async function aiSdkAdapter(lib: AiLib): Promise<Adapter> {
     async createWorld(env) {
       const wiring = WIRINGS.find((w) => w.id === env.wiring);
       if (!wiring) throw new Error(`unknown wiring '${env.wiring}'; the AI SDK has ${WIRINGS.map((w) => w.id).join(', ')}`);
-      return createWorld(lib, wiring, env);
+      return wiring.ui ? createUiWorld(lib, wiring, env) : createWorld(lib, wiring, env);
     },
   };
 }

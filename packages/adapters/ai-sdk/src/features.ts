@@ -2,6 +2,7 @@
 // looks at what generateText hands back. Nothing here reads a version number.
 import type { AiLib } from './lib.js';
 import { mockModel } from './model.js';
+import { chatAnswersCards } from './ui-chat.js';
 import type { Part } from './transcript.js';
 
 export interface Features {
@@ -9,6 +10,8 @@ export interface Features {
   readonly nativeApproval: boolean;
   /** `experimental_toolApprovalSecret` signs the request (6.0.202+). */
   readonly signedApproval: boolean;
+  /** useChat's client answers cards: AbstractChat's addToolApprovalResponse and its auto-send check (6.0+). */
+  readonly chatApproval: boolean;
 }
 
 /** A fixed secret for the signed wiring: the server's, never the client's. */
@@ -26,7 +29,7 @@ async function probe(lib: AiLib, options: Record<string, unknown>): Promise<Part
 
 export async function detectFeatures(lib: AiLib): Promise<Features> {
   const request = await probe(lib, {});
-  if (!request) return { nativeApproval: false, signedApproval: false };
+  if (!request) return { nativeApproval: false, signedApproval: false, chatApproval: false };
   const signed = await probe(lib, { experimental_toolApprovalSecret: APPROVAL_SECRET });
-  return { nativeApproval: true, signedApproval: typeof signed?.['signature'] === 'string' };
+  return { nativeApproval: true, signedApproval: typeof signed?.['signature'] === 'string', chatApproval: chatAnswersCards(lib) };
 }

@@ -9,15 +9,15 @@ import type { Message } from './transcript.js';
 
 export const CHAT = 'chat-1';
 
-export type ChatStore = GatedAppRecord<Message[]>;
+export type ChatStore<T = Message[]> = GatedAppRecord<T>;
 
-/** The chat store; `states` says what a transcript says about each approval. */
-export function openChatStore(
+/** The chat store (ModelMessages, or the UI wirings' UIMessages); `states` says what it says about each approval. */
+export function openChatStore<T = Message[]>(
   kind: string,
   scratchDir: string,
-  states: (messages: readonly Message[] | undefined) => Map<string, RecordState>,
+  states: (messages: NoInfer<T> | undefined) => Map<string, RecordState>,
   trace: AppRecordTrace,
-): ChatStore {
+): ChatStore<T> {
   if (kind !== 'memory' && kind !== 'sqlite') throw new Error(`unknown store '${kind}'; the AI SDK adapter has memory, sqlite`);
   const open = () =>
     kind === 'sqlite'
@@ -26,9 +26,9 @@ export function openChatStore(
   const spec = {
     name: 'chat',
     id: CHAT,
-    encode: (messages: readonly Message[]) => JSON.stringify(messages),
-    decode: (text: string) => JSON.parse(text) as Message[],
+    encode: (messages: T) => JSON.stringify(messages),
+    decode: (text: string) => JSON.parse(text) as T,
     states,
   };
-  return new GatedAppRecord<Message[]>(open, spec, trace);
+  return new GatedAppRecord<T>(open, spec, trace);
 }

@@ -9,6 +9,8 @@ export interface Wiring extends WiringInfo {
   readonly path: 'generate' | 'stream';
   /** The app adds the approval guard (@approval-conformance/guard) to the documented pattern, and nothing else. */
   readonly guarded: boolean;
+  /** useChat's UIMessage patterns: the client holds the history and sends it all, or the server holds it. */
+  readonly ui?: 'client' | 'server';
   /** Why this version cannot run it, if it cannot. */
   readonly unavailable: (features: Features) => string | undefined;
 }
@@ -67,10 +69,41 @@ const GUARDED = [
   },
 ] as const;
 
+const chat = (f: Features) =>
+  f.nativeApproval && f.chatApproval
+    ? undefined
+    : 'this version has no native tool approval for useChat (needsApproval and addToolApprovalResponse, 6.0+)';
+
+/**
+ * useChat's two documented ways to keep the UIMessages, on streamText's UI message stream, the client being the SDK's
+ * own chat code (AbstractChat) answering with addToolApprovalResponse.
+ */
+const UI = [
+  {
+    id: 'ui-client-history',
+    ui: 'client',
+    // The tool-execution-approval docs' pattern (useChat, streamText, needsApproval): what most apps deploy.
+    docsDefault: true,
+    description:
+      "useChat's default: the client keeps the UIMessages and sends them all with every request; the route converts them " +
+      '(convertToModelMessages), runs streamText with tool({ needsApproval: true }) and saves them on finish; the client ' +
+      'answers a card with addToolApprovalResponse (sendAutomaticallyWhen)',
+  },
+  {
+    id: 'ui-server-history',
+    ui: 'server',
+    description:
+      'useChat sending only its last message (prepareSendMessagesRequest): the route loads the stored UIMessages, puts the ' +
+      'message after them, or in place of the one it continues (an answered card), converts them, runs streamText and ' +
+      'saves them on finish; the client answers a card with addToolApprovalResponse',
+  },
+] as const;
+
 export const WIRINGS: readonly Wiring[] = [
   ...WAYS.flatMap((way) => [
     { ...way, path: 'generate' as const, guarded: false, description: `${way.description} (generateText)` },
     { ...way, id: `${way.id}-stream`, path: 'stream' as const, guarded: false, description: `${way.description} (streamText)` },
   ]),
   ...GUARDED.map((way) => ({ ...way, path: 'generate' as const, guarded: true, description: `${way.description} (generateText)` })),
+  ...UI.map((way) => ({ ...way, approval: 'native' as const, path: 'stream' as const, guarded: false, unavailable: chat })),
 ];

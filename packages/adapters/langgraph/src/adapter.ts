@@ -1,6 +1,6 @@
 // LangGraph.js as an adapter: four wirings and two guarded ones over MemorySaver, SqliteSaver and PostgresSaver, for
 // any installed version.
-import type { Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { LangGraphLib } from './lib.js';
 import { WIRINGS } from './wirings.js';
@@ -12,7 +12,7 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
   return {
     framework: 'langgraph',
     version: lib.version,
-    wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
+    wirings: WIRINGS.map(wiringInfo),
     // PostgreSQL only where a server is configured (APPROVAL_CONFORMANCE_POSTGRES).
     get stores() {
       return postgresUrl() ? ['memory', 'sqlite', 'postgres'] : ['memory', 'sqlite'];

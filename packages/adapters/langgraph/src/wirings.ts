@@ -16,6 +16,8 @@ export const UNGUARDED: readonly Wiring[] = [
   {
     id: 'interrupt-node',
     description: 'the node calls interrupt({action}) and then performs the effect',
+    // The human-in-the-loop docs' first example: interrupt() in the node, then act on the answer.
+    docsDefault: true,
     effectIn: 'interrupt-node',
     resumeBy: 'value',
     unavailable: () => undefined,

@@ -1,7 +1,7 @@
 // Mastra as an adapter: an agent's tool approvals and a workflow's suspend/resume, each as documented and with the
 // approval guard, over Mastra's own snapshot storage (in memory, a LibSQL file, the file shared by two Mastra
 // instances), for any installed version, by feature detection.
-import type { Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core';
 import { detectFeatures } from './features.js';
 import type { MastraLib } from './lib.js';
 import { STORES } from './stores.js';
@@ -18,7 +18,7 @@ export async function mastraAdapter(lib: MastraLib): Promise<Adapter> {
     // A resume of a run another request is running polls its snapshot (every 25 ms, for up to 2 s) until it moves on.
     sleeps: true,
     version: lib.version,
-    wirings: WIRINGS.map(({ id, description }) => ({ id, description })),
+    wirings: WIRINGS.map(wiringInfo),
     stores: [...STORES],
     applicability(_scenario, wiringId) {
       const wiring = WIRINGS.find((w) => w.id === wiringId);

@@ -23,7 +23,7 @@ const GUARD =
   "and the effect spends the approval (bound to the action and the world) before it calls the backend with the guard's idempotency key";
 
 export const WIRINGS: readonly Wiring[] = [
-  { id: 'agent-approval', description: AGENT, protocol: 'agent', guarded: false, unavailable: agent },
+  { id: 'agent-approval', description: AGENT, protocol: 'agent', guarded: false, unavailable: agent, docsDefault: true },
   { id: 'workflow-suspend', description: WORKFLOW, protocol: 'workflow', guarded: false, unavailable: workflow },
   { id: 'guarded-agent-approval', description: `agent-approval${GUARD}`, protocol: 'agent', guarded: true, unavailable: agent },
   { id: 'guarded-workflow-suspend', description: `workflow-suspend${GUARD}`, protocol: 'workflow', guarded: true, unavailable: workflow },

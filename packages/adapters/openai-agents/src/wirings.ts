@@ -24,7 +24,7 @@ const PATTERN =
   'a resume loads it with RunState.fromString and calls run';
 
 export const WIRINGS: readonly Wiring[] = [
-  { id: 'run-state', description: `${PATTERN} (run)`, path: 'run', rethrow: false, guarded: false, unavailable: runState },
+  { id: 'run-state', description: `${PATTERN} (run)`, path: 'run', rethrow: false, guarded: false, unavailable: runState, docsDefault: true },
   {
     id: 'run-state-stream',
     description: `${PATTERN} (run with stream: true; what streams is shown as it streams, the state saved once it completes)`,

@@ -6,12 +6,13 @@ import { SCENARIOS, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs } from '../args.js';
 import { mergeShards } from '../merge.js';
 import { writeResultsReports } from '../render/reports.js';
+import { staleWarnings, triageForReports } from '../triage.js';
 import { readResults, writeResults } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
-const HELP = `Usage: approval-conformance merge SHARD.json... --out DIR [--partial]
+const HELP = `Usage: approval-conformance merge SHARD.json... --out DIR [--partial] [--metadata DIR]
 
 Combines the results of the shards of one run ('run --shard I/N', one file
 per shard) into DIR/results.json and DIR's reports, as a single run of the
@@ -24,6 +25,8 @@ Options:
   --out DIR    where to write results.json and the reports (required)
   --partial    merge even if shards are missing or did not finish; the
                results then say they are incomplete
+  --metadata DIR  triage metadata for the reports (default: DIR/metadata of
+               --out, when it exists); see 'run --help'
   -h, --help   show this help
 
 ${exitCodesHelp('never')}`;
@@ -36,6 +39,7 @@ export const mergeCommand: Command = {
     const { values, positionals } = parseCommandArgs('merge', argv, {
       out: { type: 'string' },
       partial: { type: 'boolean' },
+      metadata: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -44,6 +48,7 @@ export const mergeCommand: Command = {
     }
     if (positionals.length === 0) throw new UsageError(`merge needs the shards' results files; see 'approval-conformance merge --help'.`);
     if (values.out === undefined) throw new UsageError('merge needs --out DIR: where to write the merged results.json and reports.');
+    const triage = await triageForReports(resolve(values.out), values.metadata);
     const files = [];
     for (const name of positionals) files.push({ name, results: await readResults(name) });
     const { results, missing } = mergeShards(files, { partial: values.partial ?? false });
@@ -54,8 +59,9 @@ export const mergeCommand: Command = {
     const { schemaVersion: _, ...rest } = results;
     await writeResults(join(dir, 'results.json'), rest);
     const scenarios = (results.options?.scenarios ?? [...SCENARIOS.keys()]).map((id) => SCENARIOS.get(id as ScenarioId)!).filter(Boolean);
-    const written = await writeResultsReports(dir, results, scenarios, 'results.json');
+    const written = await writeResultsReports(dir, results, scenarios, 'results.json', triage);
     io.out(`Merged ${files.length} shard${files.length === 1 ? '' : 's'}: ${results.cells.length} cells${missing.length ? ' (incomplete)' : ''}.\nWrote ${join(dir, 'results.json')} and ${written.length} report files into ${dir}.\n`);
+    for (const line of staleWarnings(triage, results.cells)) io.err(`${line}\n`);
     return EXIT.done;
   },
 };

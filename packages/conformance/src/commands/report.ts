@@ -6,18 +6,22 @@ import { SCENARIOS } from '@approval-conformance/core';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { writeResultsReports } from '../render/reports.js';
 import { readResults } from '../results.js';
+import { staleWarnings, triageForReports } from '../triage.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
 
-const HELP = `Usage: approval-conformance report RESULTS_FILE [--out DIR]
+const HELP = `Usage: approval-conformance report RESULTS_FILE [--out DIR] [--metadata DIR]
 
 Writes the reports of a results file (written by 'run'): the index, a page
 per framework and the counterexample stories, in Markdown and HTML, into DIR
 (default: the file's own folder). Nothing is run again.
 
 Options:
-  --out DIR   where to write the reports; RESULTS_FILE is copied there as results.json
-  -h, --help  show this help
+  --out DIR       where to write the reports; RESULTS_FILE is copied there as results.json
+  --metadata DIR  triage metadata: <framework>.yml files linking failing cells to
+                  the framework's own docs or issues (default: DIR/metadata of
+                  the reports' folder, when it exists); stale entries are reported
+  -h, --help      show this help
 
 ${exitCodesHelp('never')}`;
 
@@ -28,6 +32,7 @@ export const reportCommand: Command = {
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs('report', argv, {
       out: { type: 'string' },
+      metadata: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
@@ -37,6 +42,7 @@ export const reportCommand: Command = {
     const file = resultsFileArg('report', positionals);
     const results = await readResults(file);
     const dir = resolve(values.out ?? join(file, '..'));
+    const triage = await triageForReports(dir, values.metadata);
     await mkdir(dir, { recursive: true });
     // With --out the data goes along as results.json; without, the reports link to the file where it is.
     let resultsName = basename(file);
@@ -44,8 +50,9 @@ export const reportCommand: Command = {
       await copyFile(file, join(dir, 'results.json'));
       resultsName = 'results.json';
     }
-    const written = await writeResultsReports(dir, results, [...SCENARIOS.values()], resultsName);
+    const written = await writeResultsReports(dir, results, [...SCENARIOS.values()], resultsName, triage);
     io.out(`Wrote ${written.length} files into ${dir}.\n`);
+    for (const line of staleWarnings(triage, results.cells)) io.err(`${line}\n`);
     return EXIT.done;
   },
 };

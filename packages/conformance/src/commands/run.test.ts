@@ -60,7 +60,9 @@ describe('approval-conformance run', () => {
     const results = JSON.parse(await readFile(file, 'utf8'));
     expect(results.schemaVersion).toBe(2);
     expect(results.environment.node).toBe(process.version);
-    expect(results.targets).toEqual([{ framework: 'reference', version: '0.0.0', spec: 'reference', packages: {} }]);
+    expect(results.targets).toEqual([
+      { framework: 'reference', version: '0.0.0', spec: 'reference', packages: {}, units: 18, wirings: expect.arrayContaining([{ id: 'cas-fresh', description: expect.any(String) }]) },
+    ]);
     expect(results).toMatchObject({ planned: ['reference@0.0.0'], complete: true });
     const amo = results.cells.find((c: { id: string }) => c.id === 'reference@0.0.0/after-snapshot/memory/double-resume/at-most-once');
     expect(amo).toMatchObject({

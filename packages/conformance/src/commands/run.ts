@@ -7,13 +7,14 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
-import { expandSpecToTargets, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
+import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
 import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../matrix/shard.js';
 import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
 import { writeReports } from '../render/reports.js';
+import { staleWarnings, triageForReports } from '../triage.js';
 import { junitXml } from '../render/junit.js';
 import { renderTarget } from '../render/run-tables.js';
 import { stepSummary } from '../render/step-summary.js';
@@ -41,7 +42,9 @@ framework version, and prints a table of verdicts per property:
 With no --framework, runs the published default matrix (every framework over
 its default versions) and writes reports/. Each version runs in a worker
 process of its own: a version that will not install, a crash or a hang becomes
-error or timeout cells, and the run goes on.
+error or timeout cells, and the run goes on. A framework's default versions
+run its guarded wirings (and some stores, such as Mastra's libsql) only on the
+newest of them; --wiring or --store naming them runs them on every version.
 
 Options:
   --framework SPECS  comma-separated NAME or NAME@VERSION. Known: ${FRAMEWORK_NAMES.join(', ')}.
@@ -57,6 +60,9 @@ Options:
   --json FILE        write results JSON (rewritten after every unit)
   --out DIR          write reports: DIR/results.json and Markdown tables
                      (default reports/ for the default matrix, none otherwise)
+  --metadata DIR     triage metadata for the reports: <framework>.yml files
+                     linking failing cells to the framework's own docs or
+                     issues (default: DIR/metadata of --out, when it exists)
   --resume           continue the run in --json FILE or DIR/results.json:
                      finished cells are kept, not run again
   --shard I/N        run only this machine's share of the units (1 ≤ I ≤ N),
@@ -100,6 +106,36 @@ Options:
 
 ${exitCodesHelp('--fail-on fail, and a cell failed', 'a version would not install or import; with --fail-on error,\n     a cell is error or timeout')}`;
 
+/** A path as the user would type it: relative to where they are, when it is below. */
+const shown = (file: string) => (file.startsWith(`${process.cwd()}/`) ? file.slice(process.cwd().length + 1) : file);
+
+/** The command that resumes this run: the same arguments, and --resume. */
+function resumeCommand(argv: readonly string[]): string {
+  const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  // `pnpm conformance` in the suite's repository runs the CLI from source; anywhere else it is the installed bin.
+  const script = process.env['npm_lifecycle_event'];
+  const fromSource = script && process.env['npm_lifecycle_script']?.includes('packages/conformance/src/cli.ts');
+  const prefix = fromSource ? `pnpm ${script} run` : 'approval-conformance run';
+  return [prefix, ...argv.map(quote), ...(argv.includes('--resume') ? [] : ['--resume'])].join(' ');
+}
+
+/** What a resumed run keeps and what it has left, from the results it continues. */
+function resumeLine(journal: Journal, targets: readonly Target[], todo: readonly Target[], file: string): string {
+  const done = journal.done();
+  const keyOf = (t: { framework: string; version: string }) => `${t.framework}@${t.version}`;
+  const kept = targets.reduce((n, t) => n + (done.get(keyOf(t))?.size ?? 0), 0);
+  const recorded = new Map(journal.targets().map((t) => [keyOf(t), t.units]));
+  let left = 0;
+  let unknown = 0;
+  for (const t of todo) {
+    const total = recorded.get(keyOf(t));
+    if (total === undefined) unknown++;
+    else left += Math.max(0, total - (done.get(keyOf(t))?.size ?? 0));
+  }
+  const rest = unknown > 0 ? `, and ${unknown} version${unknown === 1 ? '' : 's'} not started yet (counted as they load)` : '';
+  return `Resuming ${shown(file)}: keeps ${kept} finished unit${kept === 1 ? '' : 's'}; ${left} left in the versions begun${rest}.`;
+}
+
 function list(flag: string, value: string | undefined, known?: readonly string[]): string[] | undefined {
   if (value === undefined) return undefined;
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -138,6 +174,7 @@ export const runCommand: Command = {
       'max-schedules': { type: 'string' },
       reduce: { type: 'string' },
       'no-reduce': { type: 'boolean' },
+      metadata: { type: 'string' },
       quiet: { type: 'boolean' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -170,10 +207,14 @@ export const runCommand: Command = {
     // What to run: the asked-for specs, or every framework's defaults.
     const matrix = values.framework === undefined;
     const specs = matrix ? FRAMEWORKS.map((f) => f.name) : (list('--framework', values.framework) ?? []);
-    const targets: Target[] = [];
+    let targets: Target[] = [];
+    /** Specs that named no version: their framework's default versions, by framework. */
+    const defaults = new Map<string, string[]>();
     for (const text of specs) {
       const spec = parseFrameworkSpec(text);
-      for (const { version, source } of await expandSpecToTargets(spec, log)) {
+      const expanded = await expandSpecToTargets(spec, log);
+      if (spec.version === undefined) defaults.set(spec.name, expanded.map((t) => t.version));
+      for (const { version, source } of expanded) {
         if (!targets.some((t) => t.framework === spec.name && t.version === version)) {
           targets.push({ framework: spec.name, version, spec: text, ...(source === undefined ? {} : { source }) });
         }
@@ -191,6 +232,13 @@ export const runCommand: Command = {
     const shapes = await Promise.all(frameworks.map((name) => FRAMEWORKS.find((f) => f.name === name)!.shape()));
     const wirings = list('--wiring', values.wiring, [...new Set(shapes.flatMap((s) => s.wirings))]);
     const stores = list('--store', values.store, [...new Set(shapes.flatMap((s) => s.stores))]);
+    // A framework's default versions leave what it runs only on the newest (`newestOnly`) to the newest.
+    targets = targets.map((t) => {
+      const versions = defaults.get(t.framework);
+      const shape = shapes[frameworks.indexOf(t.framework)]!;
+      const only = versions && defaultScope(framework(t.framework), t.version, versions, shape, { wirings, stores });
+      return only ? { ...t, only } : t;
+    });
 
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     // One shard's results are not the published matrix: they go where they are asked to, never into reports/.
@@ -203,7 +251,11 @@ export const runCommand: Command = {
     if (outDir) {
       const { mkdir } = await import('node:fs/promises');
       await mkdir(outDir, { recursive: true });
+    } else if (values.metadata !== undefined) {
+      throw new UsageError('--metadata explains cells in reports; give --out DIR (or run the default matrix) to write them.');
     }
+    // The triage metadata is checked now: a mistake in it must not cost the run its reports.
+    const triage = outDir ? await triageForReports(outDir, values.metadata) : [];
     const filters = {
       scenarios,
       ...(wirings === undefined ? {} : { wirings }),
@@ -249,7 +301,22 @@ export const runCommand: Command = {
     await journal.flush();
     if (!quiet) {
       io.err(`Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`);
+      if (values.resume) io.err(`${resumeLine(journal, targets, todo, jsonFile!)}\n`);
     }
+
+    // Ctrl-C: keep what finished, drop what the stopped workers leave (it runs again on --resume), and say how to go on.
+    const interrupted = async () => {
+      await journal.stop();
+      const saved = journal.finishedUnits();
+      io.err(
+        jsonFile
+          ? `\nInterrupted. ${saved} finished unit${saved === 1 ? ' is' : 's are'} saved in ${shown(jsonFile)}; the units that were running will run again. Resume with:\n  ${resumeCommand(argv)}\n`
+          : '\nInterrupted. Nothing was saved: give --json FILE or --out DIR to be able to resume a run.\n',
+      );
+      process.exit(130);
+    };
+    const onInterrupt = () => void interrupted();
+    process.once('SIGINT', onInterrupt);
 
     const progress = new Progress(io, quiet, todo, estimate, values.verbose ?? false);
     await runPool(
@@ -263,13 +330,15 @@ export const runCommand: Command = {
         strictFilters: targets.length === 1,
       },
       {
-        plan(target, packages, units, nodeEngines) {
+        plan(target, { packages, nodeEngines, wirings, units: all }, units) {
           journal.target({
             framework: target.framework,
             version: target.version,
             spec: target.spec,
             packages,
             ...(nodeEngines ? { nodeEngines } : {}),
+            units: all.length,
+            wirings,
             ...(target.source === undefined ? {} : { source: target.source }),
           });
           progress.planned(target, units);
@@ -290,6 +359,7 @@ export const runCommand: Command = {
         },
       },
     );
+    process.off('SIGINT', onInterrupt);
     await journal.finish(targets);
     progress.end();
 
@@ -308,10 +378,11 @@ export const runCommand: Command = {
     if (outDir) {
       const written = await writeReports(
         outDir,
-        { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete },
+        { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete, triage },
         { environment: journal.environment, updated: new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
       );
       io.out(`\nReports: ${written.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
+      for (const line of staleWarnings(triage, journal.cells())) io.err(`${line}\n`);
     }
     const stepText = stepSummary(targets, cells);
     if (values.summary !== undefined) await writeFile(resolve(values.summary), stepText);

@@ -1,5 +1,6 @@
-// The run's results on disk, rewritten (through a temporary file) every time a unit finishes, so an interrupted run
-// loses nothing it finished. A resumed run starts from the file and skips what it holds.
+// The run's results on disk, rewritten (through a temporary file) soon after a unit finishes, so an interrupted run
+// loses at most the last seconds of what it finished (Ctrl-C, which flushes first, loses nothing). A resumed run starts
+// from the file and skips what it holds.
 import { readFile } from 'node:fs/promises';
 import { arch, availableParallelism, platform, release } from 'node:os';
 import semver from 'semver';
@@ -32,6 +33,10 @@ export class Journal {
   /** Cells per target, in the order they finished (deterministic within a target). */
   readonly #cells = new Map<string, ResultCell[]>();
   #writing = Promise.resolve();
+  /** A write waiting for its time (see `#schedule`). */
+  #timer: NodeJS.Timeout | undefined;
+  /** When the next write may start: writing the whole file after every unit cost the default matrix minutes. */
+  #nextWriteAt = 0;
   #planned: string[] = [];
   #complete = false;
   #options: RunOptions | undefined;
@@ -39,6 +44,8 @@ export class Journal {
   /** The shard the resumed file was (undefined: not a shard, or not resumed). */
   #resumedShard: ShardInfo | undefined;
   #resumed = false;
+  /** Set once the run is interrupted: what finishes after that is not written (its worker was stopped too). */
+  #stopped = false;
 
   private constructor(file: string | undefined, env: Environment, started: string) {
     this.#file = file;
@@ -122,10 +129,12 @@ export class Journal {
   }
 
   target(target: ResultTarget): void {
+    if (this.#stopped) return;
     this.#targets.set(targetKey(target), target);
   }
 
   async add(cells: readonly ResultCell[]): Promise<void> {
+    if (this.#stopped) return;
     for (const cell of cells) {
       const list = this.#cells.get(targetKey(cell)) ?? [];
       const at = list.findIndex((c) => c.id === cell.id);
@@ -133,7 +142,32 @@ export class Journal {
       else list.push(cell);
       this.#cells.set(targetKey(cell), list);
     }
-    await this.flush();
+    this.#schedule();
+  }
+
+  /**
+   * Writes the file once the last write is far enough behind: at least a second, and ten times as long as that write
+   * took, so that writing a large file (9 MB for the default matrix) never takes more than a tenth of a core.
+   */
+  #schedule(): void {
+    if (this.#timer !== undefined || this.#file === undefined) return;
+    this.#timer = setTimeout(() => void this.flush(), Math.max(0, this.#nextWriteAt - Date.now()));
+    // The run flushes when it ends; a write still waiting must not keep a finished process alive.
+    this.#timer.unref();
+  }
+
+  /**
+   * The run was interrupted: write what finished and nothing after it. Workers get the same signal, and a unit
+   * they drop must stay unfinished, to run again on --resume, never become an error cell.
+   */
+  stop(): Promise<void> {
+    this.#stopped = true;
+    return this.flush();
+  }
+
+  /** How many units hold finished cells, in all. */
+  finishedUnits(): number {
+    return [...this.done().values()].reduce((n, units) => n + units.size, 0);
   }
 
   cells(): ResultCell[] {
@@ -156,10 +190,13 @@ export class Journal {
 
   /** Writes are queued, so two units finishing together never interleave their files. */
   flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     const file = this.#file;
     if (file === undefined) return Promise.resolve();
-    this.#writing = this.#writing.then(() =>
-      writeResults(file, {
+    this.#writing = this.#writing.then(async () => {
+      const started = Date.now();
+      await writeResults(file, {
         environment: this.#environment,
         started: this.#started,
         updated: new Date().toISOString(),
@@ -169,8 +206,9 @@ export class Journal {
         ...(this.#shard ? { shard: this.#shard } : {}),
         ...(this.#complete ? { complete: true } : {}),
         cells: this.cells(),
-      }),
-    );
+      });
+      this.#nextWriteAt = Date.now() + Math.max(1000, 10 * (Date.now() - started));
+    });
     return this.#writing;
   }
 }

@@ -17,11 +17,13 @@ export interface Target {
   readonly spec: string;
   /** A local build's folder (`ai@file:PATH`). */
   readonly source?: string;
+  /** The wirings and stores this version runs, narrower than the run's filters (a framework's default matrix). */
+  readonly only?: Pick<WorkerTask['filters'], 'wirings' | 'stores'>;
 }
 
 export interface PoolEvents {
   /** A version's plan is known: its packages and the units it has left to run. */
-  plan(target: Target, packages: Readonly<Record<string, string>>, units: readonly Unit[], nodeEngines?: Readonly<Record<string, string>>): void;
+  plan(target: Target, loaded: Pick<Extract<WorkerMessage, { type: 'plan' }>, 'packages' | 'nodeEngines' | 'wirings' | 'units'>, units: readonly Unit[]): void;
   start(target: Target, unit: Unit): void;
   /** Cells are final: write them down now. */
   cells(target: Target, cells: readonly ResultCell[]): Promise<void>;
@@ -98,7 +100,7 @@ const taskFor = (target: Target, pool: Omit<PoolOptions, 'done'>, skip: readonly
   framework: target.framework,
   version: target.version,
   ...(target.source === undefined ? {} : { source: target.source }),
-  filters: pool.filters,
+  filters: { ...pool.filters, ...target.only },
   options: pool.options,
   skip: [...skip],
   strictFilters: pool.strictFilters,
@@ -167,7 +169,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
               loading = undefined;
               units = message.units;
               lastUnits = message.units;
-              if (!planned) events.plan(target, message.packages, units.filter((u) => !skip.has(u.key)), message.nodeEngines);
+              if (!planned) events.plan(target, message, units.filter((u) => !skip.has(u.key)));
               planned = true;
               break;
             case 'start':

@@ -1,5 +1,5 @@
 // What the runner and a worker process say to each other. One worker runs one framework version's cells.
-import type { ExploreOptions, PropertyId, ScenarioId } from '@approval-conformance/core';
+import type { ExploreOptions, PropertyId, ScenarioId, WiringInfo } from '@approval-conformance/core';
 import type { ResultCell } from '../results.js';
 
 /** What to run: one framework version, narrowed by the run's filters, minus the units already done. */
@@ -44,6 +44,8 @@ export type WorkerMessage =
       readonly type: 'plan';
       readonly packages: Readonly<Record<string, string>>;
       readonly nodeEngines?: Readonly<Record<string, string>>;
+      /** The version's wirings, as the reports describe them. */
+      readonly wirings: readonly WiringInfo[];
       readonly units: readonly Unit[];
     }
   | { readonly type: 'start'; readonly key: string }

@@ -1,5 +1,6 @@
 // The worker process: loads one framework version, runs the units it is given, and sends each unit's cells the
 // moment they are known. A crash or a hang here costs the runner one unit, never the run.
+import { wiringInfo } from '@approval-conformance/core';
 import { framework } from '../frameworks.js';
 import type { WorkerMessage, WorkerTask } from './protocol.js';
 import { planUnits, runUnit } from './units.js';
@@ -30,7 +31,9 @@ async function work(task: WorkerTask): Promise<void> {
     }
   }
   const units = planUnits(adapter, task.filters);
-  await send({ type: 'plan', packages, ...(nodeEngines ? { nodeEngines } : {}), units });
+  // Plain data only: a wiring may carry functions (its `unavailable` check), which do not cross to the runner.
+  const wirings = adapter.wirings.map(wiringInfo);
+  await send({ type: 'plan', packages, ...(nodeEngines ? { nodeEngines } : {}), wirings, units });
   if (task.planOnly) return;
   for (const unit of units) {
     if (task.skip.includes(unit.key)) continue;

@@ -7,3 +7,7 @@ export const esc = (text: string) =>
  * file can make a link leave the reports or name a scheme (`javascript:`). '@' and '+' stay, as the file names have them.
  */
 export const urlPart = (name: string) => encodeURIComponent(name).replace(/%40/g, '@').replace(/%2B/g, '+').replace(/^\.+$/, (dots) => dots.replace(/\./g, '%2E'));
+
+/** Text safe inside a Markdown table cell and as inline text: no raw HTML, no column breaks. */
+export const md = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/\n/g, ' ');

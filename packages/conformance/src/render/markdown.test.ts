@@ -24,7 +24,11 @@ describe('the Markdown reports', () => {
     expect(stories).not.toContain('<script>');
 
     const index = await readFile(join(dir, 'README.md'), 'utf8');
-    expect(index).toMatch(/\| \[ai@6\.0\.0\]\(ai\.md\) \| \*\*fails 1\/2\*\* \|/);
+    // The one-minute answer: the failure in plain words, linking to its story; every version, by wiring.
+    expect(index).toContain('[two resumes of one approval (a click and a typed "go ahead") both ran the transfer](stories/ai@6.0.0.md#native-approval-memory-double-resume-at-most-once)');
+    expect(index).toContain('| [ai@6.0.0](ai.md) | [**holds on 0 of 1 wiring**](ai.md#by-wiring) |');
+    expect(index).toMatch(/<details><summary>Installed packages \(1 version\)<\/summary>/);
+    expect(index.indexOf('## The one-minute answer')).toBeLessThan(index.indexOf('Installed packages'));
     expect(index).toContain('Stores that ran: memory, sqlite.');
   });
 

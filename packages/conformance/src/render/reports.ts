@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Scenario } from '@approval-conformance/core';
 import type { ResultsFile } from '../results.js';
+import type { TriageEntry } from '../triage.js';
 import { UsageError } from '../usage-error.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
@@ -13,7 +14,13 @@ import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } 
  * The reports of a results file read back (`report`, `merge`): its targets (or, for a version 1 file, those its cells
  * name), the versions it planned, and its environment.
  */
-export function writeResultsReports(dir: string, results: ResultsFile, scenarios: readonly Scenario[], resultsName: string): Promise<string[]> {
+export function writeResultsReports(
+  dir: string,
+  results: ResultsFile,
+  scenarios: readonly Scenario[],
+  resultsName: string,
+  triage: readonly TriageEntry[] = [],
+): Promise<string[]> {
   const targets =
     results.targets ??
     [...new Set(results.cells.map((c) => `${c.framework}@${c.version}`))].map((key) => {
@@ -28,6 +35,7 @@ export function writeResultsReports(dir: string, results: ResultsFile, scenarios
       scenarios,
       ...(results.planned ? { planned: results.planned } : {}),
       ...(results.complete ? { complete: true } : {}),
+      triage,
     },
     {
       ...(results.environment ? { environment: results.environment } : {}),

@@ -1,0 +1,187 @@
+// What a decider asks of the results, computed once for both report formats: per framework (its newest version),
+// how the docs' default wiring, the safest documented wiring and the guarded one fare on each property; and which
+// verdicts changed from one version to the next. The reference runtime is the calibration subject, not a framework
+// to adopt: it is left out here (see calibration.ts).
+import { PROPERTY_IDS, type PropertyId } from '@approval-conformance/core';
+import semver from 'semver';
+import type { ResultCell, ResultTarget } from '../results.js';
+
+export const CALIBRATION = 'reference';
+
+const isGuarded = (wiring: string) => wiring.startsWith('guarded-');
+
+/** How one property fares on one wiring of one version, over its stores and scenarios. */
+export interface PropertyOutcome {
+  readonly status: 'holds' | 'holds-partly-explored' | 'fails' | 'allowed' | 'broken' | 'not-run';
+  /** Cells that ran (pass, fail, allowed). */
+  readonly ran: number;
+  readonly failing: readonly ResultCell[];
+}
+
+export interface WiringOutcome {
+  readonly wiring: string;
+  readonly description?: string;
+  readonly guarded: boolean;
+  readonly docsDefault: boolean;
+  readonly properties: ReadonlyMap<PropertyId, PropertyOutcome>;
+  /** Properties that hold in every cell that ran. */
+  readonly holding: number;
+  /** Properties it was judged on (some cell ran): a wiring made for one scenario is judged on few. */
+  readonly judged: number;
+  /** The stores it ran on. */
+  readonly stores: readonly string[];
+  readonly failingCells: number;
+}
+
+function outcome(cells: readonly ResultCell[]): PropertyOutcome {
+  const ran = cells.filter((c) => c.verdict === 'pass' || c.verdict === 'fail' || c.verdict === 'allowed');
+  const failing = cells.filter((c) => c.verdict === 'fail');
+  const status: PropertyOutcome['status'] =
+    failing.length > 0
+      ? 'fails'
+      : cells.some((c) => c.verdict === 'error' || c.verdict === 'timeout')
+        ? 'broken'
+        : cells.some((c) => c.verdict === 'allowed')
+          ? 'allowed'
+          : ran.length === 0
+            ? 'not-run'
+            : ran.some((c) => !c.exhaustive)
+              ? 'holds-partly-explored'
+              : 'holds';
+  return { status, ran: ran.length, failing };
+}
+
+/** Each wiring of one version that ran anything, in the order the results list them. */
+export function wiringOutcomes(target: ResultTarget, cells: readonly ResultCell[]): WiringOutcome[] {
+  const mine = cells.filter((c) => c.framework === target.framework && c.version === target.version && c.wiring !== '*');
+  const out: WiringOutcome[] = [];
+  const info = new Map((target.wirings ?? []).map((w) => [w.id, w]));
+  for (const wiring of [...new Set(mine.map((c) => c.wiring))]) {
+    const own = mine.filter((c) => c.wiring === wiring);
+    const properties = new Map(PROPERTY_IDS.map((p) => [p, outcome(own.filter((c) => c.property === p))] as const));
+    if ([...properties.values()].every((o) => o.status === 'not-run')) continue;
+    const description = info.get(wiring)?.description;
+    out.push({
+      wiring,
+      ...(description === undefined ? {} : { description }),
+      guarded: isGuarded(wiring),
+      docsDefault: info.get(wiring)?.docsDefault === true,
+      properties,
+      holding: [...properties.values()].filter((o) => o.status === 'holds').length,
+      judged: [...properties.values()].filter((o) => o.status !== 'not-run').length,
+      stores: [...new Set(own.filter((c) => c.verdict !== 'not-applicable').map((c) => c.store))],
+      failingCells: own.filter((c) => c.verdict === 'fail').length,
+    });
+  }
+  return out;
+}
+
+/**
+ * The wiring that keeps the most properties, then was judged on the most (a wiring made for one scenario is no
+ * answer), then fails the fewest cells; the docs' default wins a tie.
+ */
+const best = (among: readonly WiringOutcome[]) =>
+  [...among].sort(
+    (a, b) => b.holding - a.holding || b.judged - a.judged || a.failingCells - b.failingCells || Number(b.docsDefault) - Number(a.docsDefault),
+  )[0];
+
+export interface FrameworkAnswer {
+  readonly framework: string;
+  readonly version: string;
+  /** The wiring the framework's docs show first, where the results say which. */
+  readonly docsDefault?: WiringOutcome;
+  /** The documented (unguarded) wiring that keeps the most. */
+  readonly safest?: WiringOutcome;
+  /** The documented pattern with the approval guard added, where the version ran one. */
+  readonly fix?: WiringOutcome;
+}
+
+/** The newest version of a framework that ran, by semver where the versions are semver. */
+export function newestTarget(framework: string, targets: readonly ResultTarget[], cells: readonly ResultCell[]) {
+  const ran = targets.filter((t) => t.framework === framework && !t.error && cells.some((c) => c.framework === framework && c.version === t.version));
+  return [...ran].sort((a, b) => (semver.valid(a.version) && semver.valid(b.version) ? semver.compare(b.version, a.version) : 0))[0];
+}
+
+/** Per framework but the calibration subject, in the results' order: its newest version's answer. */
+export function frameworkAnswers(targets: readonly ResultTarget[], cells: readonly ResultCell[]): FrameworkAnswer[] {
+  const frameworks = [...new Set(targets.map((t) => t.framework))].filter((f) => f !== CALIBRATION);
+  return frameworks.flatMap((framework) => {
+    const target = newestTarget(framework, targets, cells);
+    if (!target) return [];
+    const wirings = wiringOutcomes(target, cells);
+    const documented = wirings.filter((w) => !w.guarded);
+    const docsDefault = documented.find((w) => w.docsDefault);
+    const safest = best(documented);
+    const fix = best(wirings.filter((w) => w.guarded));
+    return [{ framework, version: target.version, ...(docsDefault ? { docsDefault } : {}), ...(safest ? { safest } : {}), ...(fix ? { fix } : {}) }];
+  });
+}
+
+/** The failing cell that stands for a property on a wiring: the shortest counterexample. */
+export const representative = (o: PropertyOutcome) =>
+  [...o.failing].sort((a, b) => (a.counterexample?.steps ?? Infinity) - (b.counterexample?.steps ?? Infinity))[0];
+
+/** One verdict that differs between two consecutive versions, on the wirings and stores where it does. */
+export interface VerdictChange {
+  readonly wirings: readonly string[];
+  readonly scenario: string;
+  readonly property: PropertyId;
+  readonly stores: readonly string[];
+  readonly from: string;
+  readonly to: string;
+  /** pass → fail: a regression; fail → pass: a fix. */
+  readonly kind: 'regression' | 'fix' | 'other';
+  /** The newer version's failing cell, for its story. */
+  readonly failing?: ResultCell;
+}
+
+export interface VersionStep {
+  readonly framework: string;
+  readonly from: string;
+  readonly to: string;
+  readonly changes: readonly VerdictChange[];
+}
+
+const judged = (v: string) => v === 'pass' || v === 'fail' || v === 'allowed';
+
+/**
+ * Per framework, each pair of consecutive versions (semver order) and the verdicts that differ between them, on the
+ * cells both ran. A wiring or store only one of them ran is not a change.
+ */
+export function versionSteps(targets: readonly ResultTarget[], cells: readonly ResultCell[]): VersionStep[] {
+  const steps: VersionStep[] = [];
+  for (const framework of [...new Set(targets.map((t) => t.framework))].filter((f) => f !== CALIBRATION)) {
+    const versions = [...new Set(cells.filter((c) => c.framework === framework).map((c) => c.version))]
+      .filter((v) => semver.valid(v))
+      .sort(semver.compare);
+    for (let i = 1; i < versions.length; i++) {
+      const [from, to] = [versions[i - 1]!, versions[i]!];
+      const key = (c: ResultCell) => `${c.wiring}/${c.store}/${c.scenario}/${c.property}`;
+      const before = new Map(cells.filter((c) => c.framework === framework && c.version === from).map((c) => [key(c), c]));
+      // Per wiring, the stores where a verdict moved; then wirings that moved alike on the same stores, together.
+      const byWiring = new Map<string, { change: Omit<VerdictChange, 'stores' | 'wirings'>; wiring: string; stores: string[] }>();
+      for (const after of cells.filter((c) => c.framework === framework && c.version === to)) {
+        const was = before.get(key(after));
+        if (!was || !judged(was.verdict) || !judged(after.verdict) || was.verdict === after.verdict) continue;
+        const kind = was.verdict === 'pass' && after.verdict === 'fail' ? 'regression' : was.verdict === 'fail' && after.verdict === 'pass' ? 'fix' : 'other';
+        const id = `${after.wiring}/${after.scenario}/${after.property}/${was.verdict}/${after.verdict}`;
+        const group = byWiring.get(id) ?? {
+          change: { scenario: after.scenario, property: after.property as PropertyId, from: was.verdict, to: after.verdict, kind, ...(after.verdict === 'fail' ? { failing: after } : {}) },
+          wiring: after.wiring,
+          stores: [],
+        };
+        group.stores.push(after.store);
+        byWiring.set(id, group);
+      }
+      const grouped = new Map<string, VerdictChange>();
+      for (const { change, wiring, stores } of byWiring.values()) {
+        const id = `${change.scenario}/${change.property}/${change.from}/${change.to}/${stores.join(',')}`;
+        const known = grouped.get(id);
+        grouped.set(id, known ? { ...known, wirings: [...known.wirings, wiring] } : { ...change, wirings: [wiring], stores });
+      }
+      const changes = [...grouped.values()];
+      if (changes.length > 0) steps.push({ framework, from, to, changes });
+    }
+  }
+  return steps;
+}

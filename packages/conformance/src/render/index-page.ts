@@ -1,0 +1,316 @@
+// The index, for the two kinds of reader who read rather than run: a team choosing a framework, and whoever
+// publishes a comparison. From the top: the one-minute answer (each framework's newest version, its docs' default
+// wiring beside its safest documented one, property by property, each failure in one plain line linking to its
+// story); per framework, what still fails with the safest wiring and with the guard; what changed between versions;
+// what each property protects against; the reference runtime's calibration; every version by wiring; the details.
+import { PROPERTY_IDS, type PropertyId } from '@approval-conformance/core';
+import { staleTriage, triageOf, type TriageEntry } from '../triage.js';
+import type { ResultCell } from '../results.js';
+import type { Block, Cell, Inline, Item } from './blocks.js';
+import { calibration } from './calibration.js';
+import {
+  CALIBRATION,
+  frameworkAnswers,
+  representative,
+  versionSteps,
+  wiringOutcomes,
+  type PropertyOutcome,
+  type WiringOutcome,
+} from './decider.js';
+import { GUARD_README } from './fix.js';
+import { brokenCount, storesThatRan } from './grid.js';
+import { HARMS, PROPERTY_WORDS, plainStory } from './plain.js';
+import type { ReportInput } from './markdown.js';
+
+const STATUS_WORDS: Record<PropertyOutcome['status'], string> = {
+  holds: 'holds',
+  'holds-partly-explored': 'holds where explored (not every schedule ran)',
+  fails: 'fails',
+  allowed: 'fails only inside an allowed gap',
+  broken: 'error or timeout: no verdict',
+  'not-run': 'not checked',
+};
+
+const STATUS_CLASS: Record<PropertyOutcome['status'], string> = {
+  holds: 'pass',
+  'holds-partly-explored': 'allowed',
+  fails: 'fail',
+  allowed: 'allowed',
+  broken: 'error',
+  'not-run': 'not-applicable',
+};
+
+/** The properties some cell of the results judged, in the contract's order. */
+const propertiesOf = (cells: readonly ResultCell[]) => PROPERTY_IDS.filter((p) => cells.some((c) => c.property === p));
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Links to what the framework's own docs or tracker say about a failing cell. */
+function triageLinks(f: Inline, cell: ResultCell | undefined, triage: readonly TriageEntry[]): string {
+  if (!cell) return '';
+  const entries = triageOf(cell, triage);
+  return entries.map((e) => ` (${f.link(f.text('tracked'), e.link, e.note)})`).join('');
+}
+
+/** `fails: <plain story>` linking to the shortest counterexample, or the status in words. */
+/** ` (memory only)` when a property fails on some of the stores the wiring ran, not all. */
+function onlyOn(f: Inline, w: WiringOutcome, o: PropertyOutcome): string {
+  const failing = new Set(o.failing.map((c) => c.store));
+  return failing.size < w.stores.length ? f.text(` (${[...failing].join(', ')} only)`) : '';
+}
+
+function outcomeText(f: Inline, w: WiringOutcome, property: PropertyId, triage: readonly TriageEntry[]) {
+  const o = w.properties.get(property);
+  if (!o) return f.text('not checked');
+  if (o.status !== 'fails') return f.text(STATUS_WORDS[o.status]);
+  const cell = representative(o)!;
+  const story = f.link(f.text(plainStory(cell.scenario, property)), f.storyHref(cell));
+  return `${f.strong(f.text('fails'))}: ${story}${onlyOn(f, w, o)}${triageLinks(f, cell, triage)}`;
+}
+
+/** Roles whose wirings read the same for a property share a line: `default, safest: fails: ...`. */
+function roleLines(f: Inline, shown: readonly [string, WiringOutcome][], property: PropertyId, triage: readonly TriageEntry[]): string[] {
+  const lines = new Map<string, string[]>();
+  for (const [role, w] of shown) {
+    const text = outcomeText(f, w, property, triage);
+    lines.set(text, [...(lines.get(text) ?? []), role]);
+  }
+  return [...lines].map(([text, roles]) => (shown.length > 1 ? `${f.text(`${roles.join(', ')}:`)} ${text}` : text));
+}
+
+/** The one-minute answer: a row per framework, a column per property. */
+function summaryTable(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
+  const answers = frameworkAnswers(input.targets, input.cells);
+  if (answers.length === 0) return [];
+  const properties = propertiesOf(input.cells.filter((c) => c.framework !== CALIBRATION));
+  const rows = answers.map((a) => {
+    const shown: [string, WiringOutcome][] = [];
+    if (a.docsDefault) shown.push([a.docsDefault === a.safest ? 'default and safest' : 'default', a.docsDefault]);
+    if (a.safest && a.safest !== a.docsDefault) shown.push(['safest', a.safest]);
+    if (a.fix) shown.push(['guarded', a.fix]);
+    const head = [
+      f.link(f.strong(f.text(`${a.framework} ${a.version}`)), f.pageHref(a.framework)),
+      ...shown.map(([role, w]) => `${f.text(role)}: ${f.code(w.wiring)}`),
+    ].join(f.br);
+    const cells: Cell[] = properties.map((p) => {
+      const parts = roleLines(f, shown, p, triage);
+      // Coloured by the documented wirings: the guarded one is our fix, not the framework's.
+      const documented = shown.filter(([role]) => role !== 'guarded');
+      const worst = documented.some(([, w]) => w.properties.get(p)?.status === 'fails') ? 'fail' : STATUS_CLASS[documented[0]?.[1].properties.get(p)?.status ?? 'not-run'];
+      return { inline: parts.join(f.br), className: worst };
+    });
+    return [head, ...cells];
+  });
+  const head = [f.text('framework, newest version'), ...properties.map((p) => `${f.code(p)}${f.br}${f.text(PROPERTY_WORDS[p].harm)}`)];
+  return [
+    { kind: 'h', level: 2, text: 'The one-minute answer', id: 'answer' },
+    {
+      kind: 'p',
+      inline: f.text(
+        "Each framework at the newest version here. Per property, over every scenario and store: the wiring the framework's docs show first (default), " +
+          'the documented wiring that keeps the most properties (safest), and the documented pattern with the approval guard added (guarded: the fix). ' +
+          'A failure reads as one line of what went wrong and links to its story and sequence diagram; "tracked" links to where the framework\'s own ' +
+          'docs or issue tracker admit or track it. The colour is the documented wirings\'.',
+      ),
+    },
+    { kind: 'table', head, rows, className: 'summary' },
+  ];
+}
+
+/** Every failing property of a wiring, one plain line each. */
+function failures(f: Inline, w: WiringOutcome, triage: readonly TriageEntry[]): string[] {
+  return [...w.properties.entries()]
+    .filter(([, o]) => o.status === 'fails')
+    .map(([p, o]) => {
+      const cell = representative(o)!;
+      const stores = [...new Set(o.failing.map((c) => c.store))];
+      return `${f.code(p)} (${f.text(PROPERTY_WORDS[p].harm)}): ${f.link(f.text(plainStory(cell.scenario, p)), f.storyHref(cell))}; on ${f.text(stores.join(', '))}${triageLinks(f, cell, triage)}`;
+    });
+}
+
+function wiringItem(f: Inline, title: string, w: WiringOutcome, triage: readonly TriageEntry[], after = ''): Item {
+  const fails = failures(f, w, triage);
+  const what = w.description ? ` ${f.text(`(${w.description})`)}` : '';
+  const verdict =
+    fails.length === 0
+      ? f.text(`: keeps all ${plural(w.holding, 'property', 'properties')} it was checked for, in every scenario and store.`)
+      : f.text(`: keeps ${w.holding} of the ${w.judged} properties it was checked for. Still fails:`);
+  const inline = `${f.strong(`${f.text(title)} ${f.code(w.wiring)}`)}${what}${verdict}${after}`;
+  return fails.length === 0 ? inline : { inline, items: fails };
+}
+
+/** Per framework: the docs' default, the safest documented wiring, the fix, and what the framework itself says. */
+function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
+  const blocks: Block[] = [];
+  for (const a of frameworkAnswers(input.targets, input.cells)) {
+    blocks.push({ kind: 'h', level: 3, text: `${a.framework} ${a.version}`, id: `framework-${a.framework}` });
+    const items: Item[] = [];
+    if (a.docsDefault && a.docsDefault !== a.safest) items.push(wiringItem(f, "The docs' default,", a.docsDefault, triage));
+    if (a.safest) items.push(wiringItem(f, a.safest === a.docsDefault ? "The safest documented wiring, and the docs' default," : 'The safest documented wiring,', a.safest, triage));
+    if (a.fix) {
+      const how = ` ${f.link(f.text("How to add it: the guard's README"), GUARD_README)}.`;
+      items.push(wiringItem(f, 'The fix, the approval guard added:', a.fix, triage, how));
+    }
+    const own = triage.filter((e) => e.framework === a.framework && input.cells.some((c) => triageOf(c, [e]).length > 0));
+    for (const e of own) items.push(`${f.text(`${a.framework} says: ${e.note}`)} ${f.link(f.text('(source)'), e.link)}`);
+    items.push(f.link(f.text(`Every version, wiring and cell of ${a.framework}`), f.pageHref(a.framework)));
+    blocks.push({ kind: 'ul', items });
+  }
+  return blocks.length === 0 ? [] : [{ kind: 'h', level: 2, text: 'Per framework: what to use, and what still fails', id: 'per-framework' }, ...blocks];
+}
+
+/** The verdicts that changed from one version to the next, regressions marked. */
+function changes(f: Inline, input: ReportInput): Block[] {
+  const steps = versionSteps(input.targets, input.cells);
+  const frameworks = [...new Set(input.targets.map((t) => t.framework))].filter((x) => x !== CALIBRATION);
+  const items = frameworks.flatMap((framework) => {
+    const mine = steps.filter((s) => s.framework === framework);
+    const versions = new Set(input.cells.filter((c) => c.framework === framework).map((c) => c.version));
+    if (versions.size < 2) return [];
+    if (mine.length === 0) return [`${f.strong(f.text(framework))}${f.text(`: no verdict changes across ${[...versions].join(', ')}.`)}`];
+    return mine.map((s) => {
+      const parts = s.changes.map((c) => {
+        const where = `${f.text(`${c.scenario} / ${c.property} on`)} ${c.wirings.map((w) => f.code(w)).join(', ')} ${f.text(`(${c.stores.join(', ')})`)}`;
+        const label = c.kind === 'regression' ? f.strong(f.text('regression')) : c.kind === 'fix' ? f.text('fixed') : f.text(`${c.from} → ${c.to}`);
+        const story = c.failing ? `: ${f.link(f.text(plainStory(c.scenario, c.property)), f.storyHref(c.failing))}` : '';
+        return `${label}: ${where}${story}`;
+      });
+      return `${f.strong(f.text(`${framework} ${s.to}`))} ${f.text(`(against ${s.from}):`)} ${parts.join('; ')}`;
+    });
+  });
+  if (items.length === 0) return [];
+  return [
+    { kind: 'h', level: 2, text: 'What changed between versions', id: 'changes' },
+    {
+      kind: 'p',
+      inline:
+        f.text('Between consecutive versions these results ran, on the cells both ran; a regression is a pass that became a fail. ') +
+        f.code('approval-conformance bisect') +
+        f.text(' finds the exact release where a verdict changes.'),
+    },
+    { kind: 'ul', items },
+  ];
+}
+
+function propertyTable(f: Inline, input: ReportInput): Block[] {
+  const properties = propertiesOf(input.cells);
+  return [
+    { kind: 'h', level: 2, text: 'What each property protects against', id: 'properties' },
+    {
+      kind: 'p',
+      inline: f.text(`Most severe first: ${HARMS.map((h) => `${h.harm} (${h.properties.join(', ')})`).join('; ')}.`),
+    },
+    {
+      kind: 'table',
+      head: [f.text('property'), f.text('protects against'), f.text('a failure means')],
+      rows: properties.map((p) => [f.code(p), f.text(PROPERTY_WORDS[p].protects), f.text(PROPERTY_WORDS[p].harm)]),
+    },
+  ];
+}
+
+function calibrationBlocks(f: Inline, input: ReportInput): Block[] {
+  const c = calibration(input.cells);
+  if (!input.targets.some((t) => t.framework === CALIBRATION)) return [];
+  const verdict = c
+    ? `${c.agree}/${c.total} of its double-resume cells agree with the design model (at-most-once and no-resurrection, every switch setting and store).` +
+      (c.disagreeing.length > 0 ? ` Disagreeing: ${c.disagreeing.map((d) => `${d.cell.id} (model: ${d.model}, suite: ${d.cell.verdict})`).join(', ')}.` : '')
+    : 'This run has none of its double-resume cells, so it does not say whether the suite agrees with the design model.';
+  const failing = input.cells.filter((x) => x.framework === CALIBRATION && x.verdict === 'fail').length;
+  return [
+    { kind: 'h', level: 2, text: 'Calibration: the reference runtime', id: 'calibration' },
+    {
+      kind: 'p',
+      inline:
+        f.text(
+          "The reference runtime is the suite's own, built with the essay's three switches (how the spend is written, whether a turn re-reads the record, " +
+            'whether turns are serialised): not a framework to adopt, but the check that the suite finds what the design model predicts. ',
+        ) +
+        f.strong(f.text(verdict)) +
+        f.text(
+          ` Its ${failing} failing cells are the switch settings the model finds unsafe, and scenarios outside the model (world drift, retries, errors, ` +
+            'crashes, tampering) that no switch addresses. ',
+        ) +
+        f.link(f.text('Its table'), f.pageHref(CALIBRATION)) +
+        f.text('; ') +
+        f.code('approval-conformance model') +
+        f.text(' prints the design model.'),
+    },
+  ];
+}
+
+/** Every version by property: on how many of its wirings the property holds, linking to the framework's page. */
+function everyVersion(f: Inline, input: ReportInput): Block[] {
+  const targets = input.targets.filter((t) => t.framework !== CALIBRATION);
+  if (targets.length === 0) return [];
+  const properties = propertiesOf(input.cells.filter((c) => c.framework !== CALIBRATION));
+  const rows = targets.map((t) => {
+    const wirings = wiringOutcomes(t, input.cells);
+    const cells: Cell[] = properties.map((p) => {
+      const judged = wirings.filter((w) => w.properties.get(p)!.status !== 'not-run');
+      if (judged.length === 0) return { inline: '–', className: 'not-applicable' };
+      const holding = judged.filter((w) => w.properties.get(p)!.status === 'holds');
+      const text = `holds on ${holding.length} of ${plural(judged.length, 'wiring')}`;
+      const byWiring = `${f.pageHref(t.framework)}#by-wiring`;
+      return { inline: f.link(holding.length === 0 ? f.strong(f.text(text)) : f.text(text), byWiring), className: holding.length === judged.length ? 'pass' : holding.length === 0 ? 'fail' : 'allowed' };
+    });
+    const mine = input.cells.filter((c) => c.framework === t.framework && c.version === t.version);
+    const broken = brokenCount(mine);
+    return [f.link(f.text(`${t.framework}@${t.version}`), f.pageHref(t.framework)), ...cells, broken ? { inline: String(broken), className: 'error' } : ''];
+  });
+  return [
+    { kind: 'h', level: 2, text: 'Every version', id: 'versions' },
+    {
+      kind: 'p',
+      inline: f.text(
+        'Per version and property: on how many of its wirings the property holds in every scenario and store (every schedule within the bound explored). ' +
+          'Guarded wirings count among them. A framework page breaks each down by wiring and store, cell by cell. Error and timeout cells are counted apart and never as a pass.',
+      ),
+    },
+    { kind: 'table', head: [f.text('version'), ...properties.map((p) => f.code(p)), f.text('errors')], rows },
+  ];
+}
+
+function details(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
+  const blocks: Block[] = [];
+  const broken = input.targets.filter((t) => t.error);
+  if (broken.length > 0) {
+    blocks.push({ kind: 'h', level: 2, text: 'Versions that did not run' }, { kind: 'ul', items: broken.map((t) => f.text(`${t.framework}@${t.version}: ${t.error}`)) });
+  }
+  const stale = staleTriage(triage, input.cells);
+  if (stale.length > 0) {
+    blocks.push(
+      { kind: 'h', level: 2, text: 'Stale triage entries', id: 'stale-triage' },
+      { kind: 'p', inline: f.text('These metadata entries explain no failing cell here: the gap may be fixed, or the entry names something that does not exist. Update or remove them.') },
+      { kind: 'ul', items: stale.map((s) => `${f.text(`${s.entry.where}: ${s.why}`)} (${f.link(f.text('link'), s.entry.link)})`) },
+    );
+  }
+  blocks.push({ kind: 'p', inline: f.text(`Stores that ran: ${storesThatRan(input.cells).join(', ') || 'none'}. (PostgreSQL runs only where a server was given.)`) });
+  blocks.push({
+    kind: 'details',
+    summary: `Installed packages (${plural(input.targets.length, 'version')})`,
+    blocks: [
+      {
+        kind: 'ul',
+        items: input.targets.map((t) => {
+          const pkgs = Object.entries(t.packages).map(([n, v]) => `${n} ${v}`).join(', ');
+          return f.text(`${t.framework}@${t.version} (asked as ${t.spec}): ${pkgs || 'built in'}`);
+        }),
+      },
+    ],
+  });
+  return blocks;
+}
+
+/** The index's blocks below its title, environment line and incomplete-run note. */
+export function indexBlocks(f: Inline, input: ReportInput): Block[] {
+  const triage = input.triage ?? [];
+  return [
+    ...summaryTable(f, input, triage),
+    ...perFramework(f, input, triage),
+    ...changes(f, input),
+    ...propertyTable(f, input),
+    ...calibrationBlocks(f, input),
+    ...everyVersion(f, input),
+    ...details(f, input, triage),
+  ];
+}

@@ -1,0 +1,95 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cell, failing, results } from './results.fixtures.js';
+import { cli } from './run-io.fixtures.js';
+import { readTriage, staleTriage, triageOf } from './triage.js';
+import { UsageError } from './usage-error.js';
+
+async function metadata(yaml: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ac-triage-'));
+  await writeFile(join(dir, 'ai.yml'), yaml);
+  return dir;
+}
+
+const ENTRY = `- wiring: native-approval
+  scenario: double-resume
+  property: at-most-once
+  versions: ">=6.0.0"
+  link: https://ai-sdk.dev/docs/agents/tool-approvals
+  note: The docs say the server keeps no state between requests.
+`;
+
+describe('triage metadata', () => {
+  it('matches the failing cells its fields name, and only failing ones', async () => {
+    const entries = await readTriage(await metadata(ENTRY));
+    expect(entries).toHaveLength(1);
+    expect(triageOf(failing('6.0.0'), entries)).toHaveLength(1);
+    expect(triageOf(failing('5.0.0'), entries)).toHaveLength(0);
+    expect(triageOf(cell({ version: '6.0.0', verdict: 'pass' }), entries)).toHaveLength(0);
+    expect(triageOf({ ...failing('6.0.0'), wiring: 'signed-approval' }, entries)).toHaveLength(0);
+  });
+
+  it('reports an entry that explains no failing cell as stale, and says why', async () => {
+    const entries = await readTriage(await metadata(ENTRY));
+    expect(staleTriage(entries, [failing('6.0.0')])).toEqual([]);
+    const [stale] = staleTriage(entries, [cell({ version: '6.0.0', verdict: 'pass' })]);
+    expect(stale!.why).toBe('it matches 1 cell, none failing');
+    expect(staleTriage(entries, [failing('5.0.0')])[0]!.why).toBe('it matches no cell');
+    // A framework the results did not run is not judged.
+    expect(staleTriage(entries, [{ ...failing('6.0.0'), framework: 'langgraph' }])).toEqual([]);
+  });
+
+  it.each([
+    [ENTRY.replace('https://', 'http://'), "'link' must be an https URL"],
+    [ENTRY.replace('https://ai-sdk.dev/docs/agents/tool-approvals', 'javascript:alert(1)'), "'link' must be an https URL"],
+    [ENTRY.replace('  note:', '  severity: high\n  note:'), "unknown key 'severity'"],
+    [ENTRY.replace('double-resume', 'double-click'), "unknown scenario 'double-click'"],
+    [ENTRY.replace('">=6.0.0"', '"six"'), "'versions' must be a semver range"],
+    ['- [unclosed', 'is not valid YAML'],
+    ['wiring: x', 'the file must be a list of entries'],
+  ])('refuses a bad entry with one line naming the file, the entry and the fix (%#)', async (yaml, message) => {
+    const dir = await metadata(yaml);
+    const error = await readTriage(dir, 'metadata').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+    expect((error as Error).message).toMatch(/^metadata\/ai\.yml/);
+  });
+
+  it('shows the link beside the cell, escaped, and `report` warns of a stale entry', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-triage-'));
+    const file = join(dir, 'results.json');
+    await writeFile(file, JSON.stringify(results([failing('6.0.0'), cell({ version: '6.0.0', verdict: 'pass', scenario: 'replay' })])));
+    await mkdir(join(dir, 'metadata'));
+    const quoted = ENTRY.replace('no state between requests.', 'no <b>state</b> between "requests".');
+    const stale = `- scenario: replay\n  link: https://example.org/a?b=1&c=2\n  note: A gap that was fixed.\n`;
+    await writeFile(join(dir, 'metadata', 'ai.yml'), quoted + stale);
+    const { code, err } = await cli('report', file);
+    expect(code).toBe(0);
+    expect(err).toBe(
+      'approval-conformance: stale triage entry metadata/ai.yml, entry 2: it matches 1 cell, none failing. Update or remove it (https://example.org/a?b=1&c=2).\n'.replace(
+        'metadata/',
+        `${join(dir, 'metadata').replace(`${process.cwd()}/`, '')}/`,
+      ),
+    );
+    const page = await readFile(join(dir, 'ai.html'), 'utf8');
+    expect(page).toContain('<a class="tracked" href="https://ai-sdk.dev/docs/agents/tool-approvals" title="The docs say the server keeps no &lt;b&gt;state&lt;/b&gt; between &quot;requests&quot;.">tracked</a>');
+    const index = await readFile(join(dir, 'index.html'), 'utf8');
+    expect(index).toContain('href="https://example.org/a?b=1&amp;c=2"');
+    expect(index).toContain('Stale triage entries');
+    expect(await readFile(join(dir, 'ai.md'), 'utf8')).toContain('[tracked](https://ai-sdk.dev/docs/agents/tool-approvals)');
+  });
+
+  it('stops before writing a report when the metadata is bad', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-triage-'));
+    const file = join(dir, 'results.json');
+    await writeFile(file, JSON.stringify(results([failing('6.0.0')])));
+    await mkdir(join(dir, 'metadata'));
+    await writeFile(join(dir, 'metadata', 'ai.yml'), ENTRY.replace('https://', 'ftp://'));
+    const { code, err } = await cli('report', file);
+    expect(code).toBe(2);
+    expect(err).toMatch(/^approval-conformance: .*metadata\/ai\.yml, entry 1: 'link' must be an https URL, got "ftp:.*Fix the entry or remove it\.\n$/);
+    await expect(readFile(join(dir, 'README.md'), 'utf8')).rejects.toThrow();
+  });
+});
