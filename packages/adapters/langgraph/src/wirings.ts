@@ -52,7 +52,7 @@ export const UNGUARDED: readonly Wiring[] = [
 
 /** The docs' two patterns with the approval guard added: a record before the card, a spend before the effect. */
 export const GUARDED_WIRINGS: readonly Wiring[] = ['interrupt-node', 'separate-node'].map((id) => {
-  const wiring = UNGUARDED.find((w) => w.id === id)!;
+  const { docsDefault: _, ...wiring } = UNGUARDED.find((w) => w.id === id)!;
   return {
     ...wiring,
     id: `guarded-${id}`,

@@ -20,7 +20,8 @@ describe('frameworkAnswers', () => {
     const wirings = [
       { id: 'plain', description: 'the docs', docsDefault: true as const },
       { id: 'careful', description: 'resume by id' },
-      { id: 'guarded-plain', description: 'with the guard' },
+      // Copied from its documented wiring, flag and all: still not the docs' default.
+      { id: 'guarded-plain', description: 'with the guard', docsDefault: true as const },
     ];
     const cells = [
       on('plain', failing('7.0.0')),
@@ -34,6 +35,7 @@ describe('frameworkAnswers', () => {
     expect(answer!.docsDefault!.wiring).toBe('plain');
     expect(answer!.safest!.wiring).toBe('careful');
     expect(answer!.fix!.wiring).toBe('guarded-plain');
+    expect(answer!.fix!.docsDefault).toBe(false);
   });
 
   it('does not call a wiring made for one scenario the safest because it was judged on less', () => {

@@ -65,7 +65,8 @@ export function wiringOutcomes(target: ResultTarget, cells: readonly ResultCell[
       wiring,
       ...(description === undefined ? {} : { description }),
       guarded: isGuarded(wiring),
-      docsDefault: info.get(wiring)?.docsDefault === true,
+      // The docs show the framework's own pattern: a guarded wiring is ours, whatever it was copied from.
+      docsDefault: info.get(wiring)?.docsDefault === true && !isGuarded(wiring),
       properties,
       holding: [...properties.values()].filter((o) => o.status === 'holds').length,
       judged: [...properties.values()].filter((o) => o.status !== 'not-run').length,

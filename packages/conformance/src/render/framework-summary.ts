@@ -55,13 +55,14 @@ export function frameworkSummary(f: Inline, framework: string, input: ReportInpu
 function fewerVersions(cells: readonly ResultCell[]): string[] {
   const versions = [...new Set(cells.map((c) => c.version))];
   if (versions.length < 2) return [];
-  const lines: string[] = [];
+  // By the versions they ran on: "Ran on 1.71.0 only: the wirings a, b and the store c."
+  const byVersions = new Map<string, string[]>();
   for (const [kind, of] of [['wiring', (c: ResultCell) => c.wiring], ['store', (c: ResultCell) => c.store]] as const) {
     for (const name of [...new Set(cells.map(of))].filter((n) => n !== '*')) {
       const on = versions.filter((v) => cells.some((c) => c.version === v && of(c) === name && c.verdict !== 'not-applicable'));
       const anywhere = versions.filter((v) => cells.some((c) => c.version === v && of(c) === name));
-      if (anywhere.length < versions.length && on.length > 0) lines.push(`The ${kind} ${name} ran on ${on.join(', ')} only.`);
+      if (anywhere.length < versions.length && on.length > 0) byVersions.set(on.join(', '), [...(byVersions.get(on.join(', ')) ?? []), `${kind} ${name}`]);
     }
   }
-  return lines;
+  return [...byVersions].map(([on, what]) => `Ran on ${on} only: the ${what.join(', the ')}.`);
 }
