@@ -1,6 +1,6 @@
-// The shapes both report formats draw: a framework's grid (rows version × wiring × store, columns scenario/property)
-// and the index's per-property summary. Markdown and HTML only differ in how they write them down.
-import type { PropertyId, Scenario } from '@approval-conformance/core';
+// The shape both report formats draw: a framework's grid (rows version × wiring × store, columns scenario/property).
+// Markdown and HTML only differ in how they write it down.
+import type { Scenario } from '@approval-conformance/core';
 import type { ResultCell } from '../results.js';
 
 export interface GridRow {
@@ -29,17 +29,6 @@ export function frameworkGrid(framework: string, all: readonly ResultCell[], sce
     }
   }
   return { cells, columns, rows };
-}
-
-/** One property over a version's cells: how many ran (pass, fail, allowed), how many failed, any pass cut short. */
-export function propertySummary(cells: readonly ResultCell[], property: PropertyId) {
-  const ran = cells.filter((c) => c.property === property && (c.verdict === 'pass' || c.verdict === 'fail' || c.verdict === 'allowed'));
-  if (ran.length === 0) return undefined;
-  return {
-    ran: ran.length,
-    failed: ran.filter((c) => c.verdict === 'fail').length,
-    partial: ran.some((c) => c.verdict === 'pass' && !c.exhaustive),
-  };
 }
 
 /** Error and timeout cells: counted apart, never as a pass. */

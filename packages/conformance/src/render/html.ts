@@ -1,17 +1,16 @@
 // The HTML report: self-contained pages (inline CSS and SVG, no script, no network) with the same tables as the
 // Markdown, and each counterexample drawn as a sequence diagram beside its story. Everything from the results file
 // is escaped.
-import { PROPERTY_IDS } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
+import { triageOf, type TriageEntry } from '../triage.js';
+import { anchor, HTML, htmlBlocks } from './blocks.js';
 import { esc, urlPart } from './escape.js';
 import { fixChange, GUARD_README, guardedFix } from './fix.js';
-import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
-import { anchor, incompleteNote, type ReportInput } from './markdown.js';
-import { sequenceSvg } from './sequence.js';
-import { HTML, htmlBlocks } from './blocks.js';
-import { indexBlocks } from './index-page.js';
 import { frameworkSummary } from './framework-summary.js';
-import { triageOf, type TriageEntry } from '../triage.js';
+import { frameworkGrid } from './grid.js';
+import { indexBlocks } from './index-page.js';
+import { incompleteNote, type ReportInput } from './markdown.js';
+import { sequenceSvg } from './sequence.js';
 import { COUNTS, provenAfter, verdictCell } from './verdict.js';
 
 /** Markdown's `code` spans as HTML, the rest escaped. */
@@ -45,14 +44,12 @@ const page = (title: string, body: string) =>
   `<meta name="viewport" content="width=device-width"><style>${STYLE}</style></head>\n<body>\n${body}\n</body></html>\n`;
 
 export const htmlStoriesFile = (framework: string, version: string) => `html/${framework}@${version}.html`;
-/** The link to `htmlStoriesFile`, from the reports' folder. */
-const htmlStoriesHref = (framework: string, version: string) => `html/${urlPart(framework)}@${urlPart(version)}.html`;
 
-function cellHtml(c: ResultCell | undefined, link: string, triage: readonly TriageEntry[] = []): string {
+function cellHtml(c: ResultCell | undefined, triage: readonly TriageEntry[] = []): string {
   if (!c) return '<td></td>';
   const shown = esc(verdictCell(c).replace(/^pass \((\d+) schedules?\)$/, 'pass ($1)'));
   const title = c.reason ? ` title="${esc(c.reason)}"` : '';
-  const inner = c.counterexample ? `<a href="${esc(link)}#${esc(anchor(c))}">${shown}</a>` : shown;
+  const inner = c.counterexample ? `<a href="${esc(HTML.storyHref(c))}">${shown}</a>` : shown;
   const tracked = triageOf(c, triage).map((e) => ` <a class="tracked" href="${esc(e.link)}" title="${esc(e.note)}">tracked</a>`).join('');
   return `<td class="${esc(c.verdict)}"${title}>${inner}${tracked}</td>`;
 }
@@ -76,7 +73,7 @@ export function frameworkHtml(framework: string, input: ReportInput): string {
   const rows = grid.map(
     (row) =>
       `<tr><td>${esc(row.version)}</td><td>${esc(row.wiring)}</td><td>${esc(row.store)}</td>${row.cells
-        .map((c) => cellHtml(c, htmlStoriesHref(framework, row.version), input.triage))
+        .map((c) => cellHtml(c, input.triage))
         .join('')}</tr>`,
   );
   return page(

@@ -1,31 +1,25 @@
 // The Markdown reports: an index that compares framework versions at a glance, a table per framework (rows
 // version × wiring × store, columns scenario/property), and the stories of each version's counterexamples.
-import { PROPERTY_IDS, type Scenario } from '@approval-conformance/core';
+import type { Scenario } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
-import { brokenCount, frameworkGrid, propertySummary, storesThatRan } from './grid.js';
-import { md, urlPart } from './escape.js';
-import { anchor, MARKDOWN, markdownBlocks } from './blocks.js';
-import { indexBlocks } from './index-page.js';
-
-export { anchor, md };
-import { fixChange, GUARD_README, guardedFix } from './fix.js';
 import { triageOf, type TriageEntry } from '../triage.js';
+import { anchor, MARKDOWN, markdownBlocks } from './blocks.js';
+import { md, urlPart } from './escape.js';
+import { fixChange, GUARD_README, guardedFix } from './fix.js';
 import { frameworkSummary } from './framework-summary.js';
+import { frameworkGrid } from './grid.js';
+import { indexBlocks } from './index-page.js';
 import { COUNTS, provenAfter, verdictCell } from './verdict.js';
 
-
 export const storiesFile = (framework: string, version: string) => `stories/${framework}@${version}.md`;
-/** The link to `storiesFile`, from the reports' folder. */
-const storiesHref = (framework: string, version: string) => `stories/${urlPart(framework)}@${urlPart(version)}.md`;
-
 
 const targetName = (t: { framework: string; version: string }) => `${t.framework}@${t.version}`;
 
 /** The cell as a table reads it: `pass (18)`, `fail (4 steps)` linking to its story (and triage), `n/a`, `error`. */
-function cellText(c: ResultCell, linkPrefix: string, triage: readonly TriageEntry[] = []): string {
+function cellText(c: ResultCell, triage: readonly TriageEntry[] = []): string {
   const shown = verdictCell(c).replace(/^pass \((\d+) schedules?\)$/, 'pass ($1)');
   const tracked = triageOf(c, triage).map((e) => ` [tracked](${e.link})`).join('');
-  if (c.counterexample) return `[${shown}](${linkPrefix}${storiesHref(c.framework, c.version)}#${anchor(c)})${tracked}`;
+  if (c.counterexample) return `[${shown}](${MARKDOWN.storyHref(c)})${tracked}`;
   return shown + tracked;
 }
 
@@ -78,7 +72,7 @@ export function frameworkPage(framework: string, input: ReportInput): string {
     `|---|---|---|${columns.map(() => '---|').join('')}`,
   ];
   for (const row of rows) {
-    lines.push(`| ${md(row.version)} | ${md(row.wiring)} | ${md(row.store)} | ${row.cells.map((c) => (c ? cellText(c, '', input.triage) : '')).join(' | ')} |`);
+    lines.push(`| ${md(row.version)} | ${md(row.wiring)} | ${md(row.store)} | ${row.cells.map((c) => (c ? cellText(c, input.triage) : '')).join(' | ')} |`);
   }
   const reasons = new Map<string, Set<string>>();
   for (const c of cells.filter((c) => c.verdict === 'not-applicable' || c.verdict === 'error' || c.verdict === 'timeout')) {

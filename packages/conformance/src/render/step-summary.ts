@@ -2,7 +2,7 @@
 // $GITHUB_STEP_SUMMARY when GitHub Actions sets it): a row per framework version with its cells counted by verdict,
 // then the cells that failed, errored or timed out, a line each, up to a limit.
 import type { ResultCell } from '../results.js';
-import { md } from './markdown.js';
+import { md } from './escape.js';
 import { shortVerdict, verdictCell, verdictCounts, VERDICTS } from './verdict.js';
 
 /** Cells listed by name below the table, at most. */
