@@ -381,7 +381,7 @@ export const runCommand: Command = {
         { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete, triage },
         { environment: journal.environment, updated: new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
       );
-      io.out(`\nReports: ${written.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
+      io.out(`\nReports: ${written.map(shown).join(', ')}\n`);
       for (const line of staleWarnings(triage, journal.cells())) io.err(`${line}\n`);
     }
     const stepText = stepSummary(targets, cells);
@@ -392,7 +392,7 @@ export const runCommand: Command = {
     if (values.junit !== undefined) {
       await writeFile(resolve(values.junit), junitXml(ran, cells, { ...(jsonFile ? { resultsFile: jsonFile } : {}) }));
     }
-    if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${jsonFile.replace(`${process.cwd()}/`, '')} --cell ID\n`);
+    if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${shown(jsonFile)} --cell ID\n`);
     return exitCode(ran, cells, failOn, io);
   },
 };
