@@ -1,4 +1,5 @@
 // The CLI's dispatcher, separate from the process so tests can run it in-process.
+import { auditCommand } from './commands/audit.js';
 import { bisectCommand } from './commands/bisect.js';
 import { diffCommand } from './commands/diff.js';
 import { mergeCommand } from './commands/merge.js';
@@ -13,7 +14,7 @@ import { fsProblem } from './fs-problem.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, bisectCommand, mergeCommand, reportCommand];
+export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, bisectCommand, mergeCommand, reportCommand, auditCommand];
 
 /** The command that runs when none is named: the runner, which with no options runs the default matrix. */
 const DEFAULT_COMMAND = runCommand;

@@ -1,11 +1,15 @@
 // Every reduction of the explorer, on its own and all together, gives the verdicts and the shortest counterexample
-// lengths that running every schedule to its end gives: on every reference wiring, and on small LangGraph and AI SDK
-// cells (the large ones are compared with the published results by `bench/reductions.ts`).
+// lengths that running every schedule to its end gives: on every reference wiring, and on small cells of every
+// framework and wiring family, the guarded wirings and the backend without keys included, Mastra's fake timers, exact
+// accesses and changes in place, and its two processes on one LibSQL file, where symmetry is vetoed. Larger cells are
+// compared the same way by `approval-conformance audit` (CI runs a seeded sample of them on every commit).
 import { describe, expect, it } from 'vitest';
 import { exploreCell, SCENARIOS, type Adapter, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { referenceAdapter, WIRINGS } from '@approval-conformance/adapter-reference';
 import { langgraphAdapter, pinnedLib as langgraphLib } from '@approval-conformance/adapter-langgraph';
 import { aiSdkAdapter, pinnedLib as aiLib } from '@approval-conformance/adapter-ai-sdk';
+import { openaiAgentsAdapter, pinnedLib as agentsLib } from '@approval-conformance/adapter-openai-agents';
+import { mastraAdapter, pinnedLib as mastraLib } from '@approval-conformance/adapter-mastra';
 
 /**
  * Commuting releases against every schedule run to its end; then each other reduction added to it alone (the ground
@@ -41,6 +45,12 @@ describe('every reduction keeps every verdict and shortest length', () => {
     }
   });
 
+  it('reference guarded-after-snapshot (the guard, and the backend without keys)', async () => {
+    for (const scenario of ['double-resume', 'overlapping-turns', 'double-resume-no-keys', 'crash-restart-no-keys'] as const) {
+      await sameWithEveryReduction(referenceAdapter, 'guarded-after-snapshot', 'memory', scenario);
+    }
+  });
+
   const langgraph = new Map<number, Promise<Adapter>>();
   const pinnedLangGraph = (line: 0 | 1) => langgraph.get(line) ?? langgraph.set(line, langgraphLib(line).then(langgraphAdapter)).get(line)!;
   it.each([
@@ -55,11 +65,46 @@ describe('every reduction keeps every verdict and shortest length', () => {
     await sameWithEveryReduction(await pinnedLangGraph(line), wiring, 'memory', scenario);
   });
 
+  it.each([
+    [1, 'guarded-interrupt-node', 'crash-restart'],
+    [1, 'guarded-separate-node', 'replay-no-keys'],
+  ] as const)('langgraph (pinned line %s) %s %s', async (line, wiring, scenario) => {
+    await sameWithEveryReduction(await pinnedLangGraph(line), wiring, 'memory', scenario);
+  });
+
   it.each([7, 6, 5] as const)('ai (pinned line %s): small cells', async (line) => {
     const adapter = await aiSdkAdapter(await aiLib(line));
     const wiring = line === 5 ? 'cookbook-hitl' : 'native-approval';
     for (const scenario of ['double-resume', 'overlapping-turns', 'replay', 'tamper'] as const) {
       await sameWithEveryReduction(adapter, wiring, 'memory', scenario);
+    }
+  });
+
+  it('ai (pinned line 7): the guarded and UI wirings', async () => {
+    const adapter = await aiSdkAdapter(await aiLib(7));
+    await sameWithEveryReduction(adapter, 'guarded-native-approval', 'memory', 'double-resume-no-keys');
+    await sameWithEveryReduction(adapter, 'ui-client-history', 'memory', 'replay');
+  });
+
+  it('openai-agents (pinned line 0.20): run state, plain and guarded', async () => {
+    const adapter = await openaiAgentsAdapter(await agentsLib('0.20'));
+    for (const [wiring, scenario] of [
+      ['run-state', 'double-resume'],
+      ['guarded-run-state', 'crash-restart'],
+    ] as const) {
+      await sameWithEveryReduction(adapter, wiring, 'memory', scenario);
+    }
+  });
+
+  it('mastra (pinned line 1.71): fake timers, exact accesses and changes in place on memory; two processes on libsql-shared', async () => {
+    const adapter = await mastraAdapter(await mastraLib('1.71'));
+    for (const [wiring, store, scenario] of [
+      ['workflow-suspend', 'memory', 'double-resume'],
+      ['workflow-suspend', 'libsql-shared', 'double-resume'],
+      ['guarded-workflow-suspend', 'memory', 'double-resume'],
+      ['agent-approval', 'memory', 'crash-restart'],
+    ] as const) {
+      await sameWithEveryReduction(adapter, wiring, store, scenario);
     }
   });
 });

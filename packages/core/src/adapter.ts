@@ -5,7 +5,7 @@ import type { Recorder } from './history/recorder.js';
 import type { AdversarialModel } from './fakes/model.js';
 import type { CountingBackend } from './fakes/backend.js';
 import type { Connections } from './fakes/connections.js';
-import type { GateFn } from './scheduler/gate.js';
+import type { Access, GateFn } from './scheduler/gate.js';
 import type { ScenarioId } from './scenarios/ids.js';
 
 export interface WiringInfo {
@@ -42,6 +42,17 @@ export interface WorldEnv {
    * Never wrap a wait on another turn (a lock): that would stall the run. See `Controller.external`.
    */
   readonly external: <T>(work: Promise<T>) => Promise<T>;
+  /**
+   * Report a store call the world's wrapper passes on, gated or not, with the key it reads or writes (`call` names it
+   * in messages): the explorer checks it against what the running release declared, and a release that touched what
+   * it did not declare makes the cell `error`, naming both. See `Controller.accessed`.
+   */
+  readonly accessed: (access: Access, call?: string) => void;
+  /**
+   * Declare an access where it happens, for a call no gate of the turn could declare (a re-read of a row after the
+   * guard's or the backend's gate): the running release is then ordered by it, as by its gate's accesses.
+   */
+  readonly declare: (access: Access) => void;
 }
 
 /** What the scenario asks the model to propose: the alternatives the adversary picks among. */
@@ -110,6 +121,21 @@ export interface World {
    */
   snapshot?(): Promise<unknown>;
   restore?(snapshot: unknown): Promise<void>;
+  /**
+   * Optional, for the check of declarations: the shared state the world's gates declare, read past the gates, as text
+   * by access key (`record:a1` → its row, `guard:a1` → the guard's record). Only where it is cheap to read (memory).
+   * The explorer reads it around each release and makes the cell `error` when a release changed a key its gate did
+   * not declare a write of.
+   */
+  contents?(): Promise<Readonly<Record<string, string>>>;
+  /**
+   * Whether the store may change key `key` of `contents` with no call a wrapper sees: an in-memory store that keeps
+   * the caller's object, which the caller goes on changing (Mastra's InMemoryStore keeps a run's snapshot object, and
+   * its workflow engine changes it as the run goes). A release seen to change such a key is taken to have written it,
+   * as a read of the clock is taken, instead of being reported; a world that says so is always read around its
+   * releases, so that no such write goes unseen.
+   */
+  changesInPlace?(key: string): boolean;
   /** Release what the world holds (database handles). Called once, even after a timeout. */
   close(): Promise<void>;
 }
@@ -144,6 +170,13 @@ export interface Adapter {
    * asleep on a timer looks stuck.
    */
   readonly sleeps?: boolean;
+  /**
+   * Whether two turns of a world on this wiring and store run the same code in one process over one store handle,
+   * so that two turns that make the same call differ in nothing but their names: only then does the explorer take a
+   * run and the one with the two turns' names swapped to be the same (the symmetry reduction). Leave it out, or say
+   * false, where turns go to different processes or instances (a second server over a shared database).
+   */
+  turnsAlike?(wiring: string, store: string): boolean;
   /** Whether a scenario can run on a wiring and store, and if not, why (the version lacks the feature, say). */
   applicability(scenario: ScenarioId, wiring: string, store: string): Applicability;
   createWorld(env: WorldEnv): Promise<World>;

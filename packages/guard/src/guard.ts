@@ -122,14 +122,17 @@ export class ApprovalGuard {
   /**
    * After a crash: a spent approval whose outcome a process that is gone (`owner` is this process) left pending or
    * unknown is delivered again with its own idempotency key, never spent again, and settled `ran` if the delivery
-   * returns (the tool applies a key once). Returns the record's outcome afterwards; the approval is never forgotten.
+   * returns (the tool applies a key once). Leave `effect` out for a tool that takes no idempotency key: delivering
+   * again could run the action a second time, so such an approval is settled `unknown` (it may have run) instead.
+   * Returns the record's outcome afterwards; the approval is never forgotten.
    */
-  async recover(approvalId: string, owner: string, effect: (ticket: Ticket) => Promise<unknown>): Promise<Outcome | undefined> {
+  async recover(approvalId: string, owner: string, effect?: (ticket: Ticket) => Promise<unknown>): Promise<Outcome | undefined> {
     const record = await this.#store.get(approvalId);
     if (!record || record.state !== 'spent') return undefined;
     if (record.outcome === 'ran' || record.outcome === 'failed' || record.owner === owner) return record.outcome;
     const ticket: Ticket = { approvalId, idempotencyKey: record.idempotencyKey!, action: record.action };
     this.#spent.set(ticket, record);
+    if (effect === undefined) return record.outcome === 'unknown' ? 'unknown' : (await this.settle(ticket, 'unknown')).outcome;
     try {
       await effect(ticket);
     } catch {

@@ -18,6 +18,8 @@ export async function aiSdkAdapter(lib: AiLib): Promise<Adapter> {
     stores: ['memory', 'sqlite'],
     // The signed wiring's HMACs are WebCrypto jobs on the thread pool.
     awaitsNativeWork: true,
+    // One route and one chat store serve every turn (a UI wiring's turns are tabs opened on the same history).
+    turnsAlike: () => true,
     applicability(_scenario, wiringId) {
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };

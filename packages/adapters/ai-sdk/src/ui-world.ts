@@ -63,7 +63,7 @@ export function createUiWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World 
   /** A tampering client sends its answer even where the SDK's chat would wait for other cards. */
   let insists = false;
   const states = (messages: UiMessage[] | undefined) => uiRecordStates(messages, names);
-  const trace = (report: boolean) => ({ gate: env.gate, history: env.history, report });
+  const trace = (report: boolean) => ({ gate: env.gate, history: env.history, report, accessed: env.accessed });
   const text = { name: 'client', id: CHAT, encode: JSON.stringify, decode: (t: string) => JSON.parse(t) as UiMessage[], states };
   const client = new GatedAppRecord<UiMessage[]>(memoryTextBacking, text, trace(history === 'client'));
   const store = openChatStore<UiMessage[]>(env.store, env.scratchDir, states, trace(history === 'server'));
@@ -138,6 +138,8 @@ export function createUiWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World 
     },
 
     inspect: async (approvalId) => (history === 'client' ? client : store).inspect(approvalId),
+
+    contents: async () => ({ ...client.contents(), ...store.contents() }),
 
     async tamper(approvalId, action) {
       // The client edits the call in its own copy before it answers the card.

@@ -39,7 +39,7 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
 
   const states = (messages: readonly Message[] | undefined) => recordStates(messages, style, names, needsApproval);
   // Guarded, the guard's record is the approval's: the chat store is gated but not reported.
-  const store = openChatStore(env.store, env.scratchDir, states, { gate: env.gate, history: env.history, report: !guarded });
+  const store = openChatStore(env.store, env.scratchDir, states, { gate: env.gate, history: env.history, report: !guarded, accessed: env.accessed });
 
   const model = mockModel(
     lib,
@@ -106,6 +106,8 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
     ...(guarded ? { approve: (turn: string, approvalId: string) => guarded.app.approve(turn, approvalId) } : {}),
 
     inspect: async (approvalId) => (guarded ? guarded.inspect(approvalId) : store.inspect(approvalId)),
+
+    contents: async () => ({ ...store.contents(), ...(await guarded?.contents()) }),
 
     async tamper(approvalId, action) {
       // The holder of the transcript edits the approved call's input and writes the transcript back.

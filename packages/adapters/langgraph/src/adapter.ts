@@ -17,6 +17,8 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
     get stores() {
       return postgresUrl() ? ['memory', 'sqlite', 'postgres'] : ['memory', 'sqlite'];
     },
+    // One graph and one saver serve every turn.
+    turnsAlike: () => true,
     applicability(_scenario, wiringId, store) {
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };

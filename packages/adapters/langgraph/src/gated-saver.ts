@@ -55,6 +55,8 @@ export interface SaverTrace {
    * approval guard: its record is the one spent before the action runs; the checkpoints stay gated as app state.
    */
   readonly report: boolean;
+  /** Each call of the saver, reported for the check of declarations (`WorldEnv.accessed`). */
+  readonly accessed: (access: Access, call?: string) => void;
 }
 
 // The record is the thread's checkpoints. A read (the latest checkpoint and its writes) may see any of it. A write
@@ -91,6 +93,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const turn = turnOf(config);
       const gate = `checkpoint.getTuple(${threadOf(config)})`;
       await trace.gate(turn, gate, { access: READ });
+      trace.accessed(READ[0]!, gate);
       const tuple = await trace.external(super.getTuple(config));
       const pending = pendingApprovals(tuple);
       const { version, seen } = trace.book();
@@ -113,6 +116,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const name = cp(checkpoint.id);
       const gate = `checkpoint.put(${threadOf(config)}, ${name})`;
       await trace.gate(turn, gate, { access: write(name) });
+      trace.accessed(write(name)[0]!, gate);
       const result = await trace.external(super.put(config, checkpoint, ...rest));
       await this.#wrote(turn, gate, config);
       return result;
@@ -124,9 +128,16 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const where = cp(config?.configurable?.['checkpoint_id']);
       const gate = `checkpoint.putWrites(${threadOf(config)}, ${where}, ${channels})`;
       await trace.gate(turn, gate, { access: write(`${where}/${task(taskId)}`) });
+      trace.accessed(write(`${where}/${task(taskId)}`)[0]!, gate);
       const result = await trace.external(super.putWrites(config, writes, taskId));
       await this.#wrote(turn, gate, config);
       return result;
+    }
+
+    /** A listing (the state's history), not gated: reported, so that a turn that lists is seen to read. */
+    async *list(config: Config, ...rest: unknown[]) {
+      trace.accessed(READ[0]!, `checkpoint.list(${threadOf(config)})`);
+      yield* super.list(config, ...rest);
     }
 
     /** After a write: what the latest checkpoint now says about each approval, reported where it changed. */
@@ -154,3 +165,47 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
   };
 }
 
+
+/** Bytes as text; anything else as JSON. */
+const asText = (value: unknown) =>
+  value instanceof Uint8Array ? Buffer.from(value).toString('base64') : (JSON.stringify(value) ?? 'undefined');
+
+/**
+ * The checkpoints as the gates declare them, read past the gates, for the check of declarations (`World.contents`):
+ * each checkpoint (`record:cp3`) and each task's writes to one (`record:cp3/task2`), from MemorySaver's maps or
+ * SqliteSaver's tables. Ids not named yet keep their own (`?<id>`); naming them here would change the names.
+ */
+export function saverContents(
+  // The saver (MemorySaver's fields) and the SQLite database are the framework's.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  source: { saver: any } | { db: { prepare(sql: string): { all(): any[] } } },
+  book: SaverBook,
+  kind: 'record' | 'app',
+): Record<string, string> {
+  const cp = (id: string) => book.names.get(id) ?? `?${id}`;
+  const task = (id: string) => book.tasks.get(id) ?? `?${id}`;
+  const contents: Record<string, string> = {};
+  const add = (key: string, text: string) => void (contents[`${kind}:${key}`] = `${contents[`${kind}:${key}`] ?? ''}${text};`);
+  if ('db' in source) {
+    for (const row of source.db.prepare('SELECT * FROM checkpoints ORDER BY rowid').all()) {
+      add(cp(row.checkpoint_id), Object.values(row).map(asText).join(','));
+    }
+    for (const row of source.db.prepare('SELECT * FROM writes ORDER BY rowid').all()) {
+      add(`${cp(row.checkpoint_id)}/${task(row.task_id)}`, Object.values(row).map(asText).join(','));
+    }
+    return contents;
+  }
+  const { storage, writes } = source.saver;
+  for (const namespaces of Object.values(storage ?? {}) as Record<string, Record<string, unknown[]>>[]) {
+    for (const checkpoints of Object.values(namespaces)) {
+      for (const [id, saved] of Object.entries(checkpoints)) add(cp(id), saved.map(asText).join(','));
+    }
+  }
+  for (const [outer, inner] of Object.entries(writes ?? {}) as [string, Record<string, unknown[]>][]) {
+    const checkpointId = String((JSON.parse(outer) as unknown[])[2]);
+    for (const [innerKey, [taskId, ...rest]] of Object.entries(inner)) {
+      add(`${cp(checkpointId)}/${task(String(taskId))}`, `${innerKey}:${rest.map(asText).join(',')}`);
+    }
+  }
+  return contents;
+}

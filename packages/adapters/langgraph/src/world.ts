@@ -17,7 +17,7 @@ import { GuardError, MemoryGuardStore, type ApprovalRecord, type GuardStore } fr
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
 import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
 import { STRICT_RESUME_KEY } from './features.js';
-import { gatedSaverClass, newSaverBook, TURN_KEY } from './gated-saver.js';
+import { gatedSaverClass, newSaverBook, saverContents, TURN_KEY } from './gated-saver.js';
 import { buildGraph, followUpId } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
@@ -71,6 +71,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     book: () => book,
     keyedWrites: env.store !== 'postgres',
     report: !wiring.guarded,
+    accessed: env.accessed,
   });
   const io = <T>(work: T | Promise<T>) => env.external(Promise.resolve(work));
   // PostgreSQL: a schema of the world's own (the same across a restart), dropped at close.
@@ -216,6 +217,20 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       const tuple = await env.external<TupleLike | undefined>(Base.prototype.getTuple.call(saver, { configurable: { thread_id: THREAD } }));
       return { state: approvalState(pendingApprovals(tuple), approvalId, approvals), version: 0 };
     },
+
+    // The checkpoints and the guard's records by the keys the gates declare; not on a server, where it costs queries.
+    ...(env.store === 'postgres'
+      ? {}
+      : {
+          async contents() {
+            const kind = wiring.guarded ? 'app' : 'record';
+            const guarded = guard instanceof MemoryGuardStore ? guard.records() : db && guard ? (db.prepare('SELECT record FROM approval_guard').all() as { record: string }[]).map((r) => JSON.parse(r.record) as ApprovalRecord) : [];
+            return {
+              ...saverContents(db ? { db } : { saver }, book, kind),
+              ...Object.fromEntries(guarded.map((r) => [`guard:${r.id}`, JSON.stringify(r)])),
+            };
+          },
+        }),
 
     async tamper(approvalId, action) {
       // The documented way to edit a thread's state: a new checkpoint, written by whoever holds the store.

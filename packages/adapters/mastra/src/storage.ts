@@ -4,14 +4,15 @@
 // record-read, a write that changed an approval's state as record-write (a write that names the status it expects,
 // Mastra's resume claim, as a compare-and-set). Nothing of Mastra's code is replaced: each method is wrapped on the
 // storage's own workflows domain, and calls the original.
-import type { GateFn, Recorder, RecordState } from '@approval-conformance/core';
+import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core';
 import { maybeRequest } from './context.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
 // A request's first read of a run is its view, a gate; its later reads of the same run (Mastra reads a run's rows
-// several times on one resume) run on with the code after its previous gate. Every write is a gate.
+// several times on one resume) run on with the code after its previous gate, whichever gate that was (the backend's,
+// the guard's), so each is declared where it happens (`WorldEnv.declare`). Every write is a gate.
 const READS = ['loadWorkflowSnapshot', 'getWorkflowRunById'] as const;
 const WRITES = ['persistWorkflowSnapshot', 'updateWorkflowState', 'updateWorkflowResults', 'deleteWorkflowRunById'] as const;
 
@@ -31,6 +32,12 @@ export class RunNames {
     let name = this.#inner.get(runId);
     if (name === undefined) this.#inner.set(runId, (name = `inner-${this.#inner.size + 1}`));
     return name;
+  }
+
+  /** The name, without naming a run met for the first time here (`?<id>`): for reads past the story, such as `contents`. */
+  peek(runId: string): string {
+    const own = /^(run-\d+)\.w\d+$/.exec(runId);
+    return own ? own[1]! : (this.#inner.get(runId) ?? `?${runId}`);
   }
 
   dump = (): [string, string][] => [...this.#inner];
@@ -54,6 +61,10 @@ export interface StorageTrace {
    * guard: the guard's record is then the approval's, and these calls, still gated, are app state.
    */
   readonly report: boolean;
+  /** Each call of the domain a request makes, gated or not, reported for the check of declarations (`WorldEnv.accessed`). */
+  readonly accessed: (access: Access, call?: string) => void;
+  /** Declares an ungated re-read where it happens (`WorldEnv.declare`). */
+  readonly declare: (access: Access) => void;
 }
 
 /** The suite's bookkeeping about the record, kept across restarts and snapshots. */
@@ -123,12 +134,18 @@ export function gateWorkflows(domain: Any, book: RecordBook, trace: StorageTrace
       const request = maybeRequest();
       const { workflowName, runId } = args[0] ?? {};
       if (!request || typeof runId !== 'string') return call(...args);
-      if (mode === 'read' && request.viewed.has(runId)) return call(...args);
-      if (mode === 'read') request.viewed.add(runId);
-      const turn = request.turn;
       const gate = `${name}(${workflowName ?? '*'}/${trace.names.name(runId)})`;
       // Each run's rows are its own: the access names the run, exactly (a read of one run commutes with a write of another).
-      await trace.gate(turn, gate, { access: [{ key: `${trace.report ? 'record' : 'app'}:${trace.names.name(runId)}`, mode, exact: true }] });
+      const access: Access = { key: `${trace.report ? 'record' : 'app'}:${trace.names.name(runId)}`, mode, exact: true };
+      if (mode === 'read' && request.viewed.has(runId)) {
+        trace.declare(access);
+        trace.accessed(access, gate);
+        return call(...args);
+      }
+      if (mode === 'read') request.viewed.add(runId);
+      const turn = request.turn;
+      await trace.gate(turn, gate, { access: [access] });
+      trace.accessed(access, gate);
       const result = await trace.external(Promise.resolve(call(...args)));
       // Mastra's resume claim: a status update that names the status it expects, which lands only if it still holds.
       const conditional = name === 'updateWorkflowState' && args[0]?.opts?.expectedStatus !== undefined;

@@ -23,6 +23,10 @@ interface Process {
   readonly agent: Any;
   readonly workflow: Any;
   readonly raw: RawWorkflows;
+  /** The process's storage object, closed when the process goes (its LibSQL client holds the file open). */
+  readonly storage: Any;
+  /** The Mastra instance, whose module-level hooks are released when the process goes. */
+  readonly mastra: Any;
 }
 
 /** Numbers each world, for its run ids (see `RunNames`). */
@@ -55,6 +59,8 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
     pendingOf: wiring.protocol === 'agent' ? agentPending : workflowPending,
     names: new RunNames(),
     report: !guarded,
+    accessed: env.accessed,
+    declare: env.declare,
   };
 
   async function start(): Promise<Process> {
@@ -70,7 +76,7 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
     });
     const workflow = workflowApp.buildWorkflow(lib, brain, effects);
     const mastra = new lib.mastra['Mastra']({ agents: { assistant: agent }, workflows: { [workflowApp.WORKFLOW]: workflow }, storage, logger: false });
-    return { agent: mastra.getAgent('assistant'), workflow: mastra.getWorkflow(workflowApp.WORKFLOW), raw };
+    return { agent: mastra.getAgent('assistant'), workflow: mastra.getWorkflow(workflowApp.WORKFLOW), raw, storage, mastra };
   }
   const startAll = async () => {
     const started: Process[] = [];
@@ -103,6 +109,22 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
       const states = await book.statesOf(runId, procs[0]!.raw.read, trace.pendingOf);
       return { state: states.get(approvalId) ?? 'absent', version: book.version(runId) };
     },
+
+    // Each run's rows, by the key its gates declare (`record:run-1`), and the guard's records; the LibSQL file only
+    // through the gates' own I/O, so not here.
+    async contents() {
+      const rows = kind === 'memory' ? await procs[0]!.raw.dump() : [];
+      const runs: Record<string, string> = {};
+      for (const row of rows.sort((a: Any, b: Any) => `${a.runId}/${a.workflowName}`.localeCompare(`${b.runId}/${b.workflowName}`))) {
+        const key = `${guarded ? 'app' : 'record'}:${trace.names.peek(row.runId)}`;
+        runs[key] = `${runs[key] ?? ''}${row.workflowName}:${JSON.stringify(row.snapshot)};`;
+      }
+      return { ...runs, ...(await guarded?.contents()) };
+    },
+
+    // InMemoryStore keeps the snapshot object a persist hands it, and the workflow engine goes on changing that
+    // object as the run goes: a run's rows change in memory between the calls that write them.
+    ...(kind === 'memory' ? { changesInPlace: (key: string) => /^(record|app):/.test(key) } : {}),
 
     async tamper(approvalId, action) {
       // The holder of the storage edits the approved call wherever the stored snapshots hold it (the agent's loop and
@@ -156,11 +178,13 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
 
     async restart() {
       // A new process (or two): Mastra held nothing but what its storage kept; memory starts empty, LibSQL reopens.
+      await external(closeAll(procs));
       procs = await startAll();
       guarded?.restart();
     },
 
     async close() {
+      await closeAll(procs);
       guarded?.close();
     },
   };
@@ -172,4 +196,18 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
     return rest;
   }
   return theWorld;
+}
+
+/**
+ * Closes what each process holds open, for a worker runs thousands of worlds: a LibSQL client holds its file (and the
+ * file's WAL) open until it is closed (1.x's LibSQLStore has `close`; older ones expose the client), and every Mastra
+ * registers a scorer hook on a module-level emitter that keeps the whole instance alive until it is released (1.x
+ * releases it with `__unregisterHooks`; older versions cannot, and keep each world's Mastra in memory).
+ */
+async function closeAll(procs: readonly Process[]): Promise<void> {
+  for (const { storage, mastra } of procs) {
+    mastra.__unregisterHooks?.();
+    if (typeof storage.close === 'function') await storage.close();
+    else if (storage.client && !storage.client.closed) storage.client.close();
+  }
 }

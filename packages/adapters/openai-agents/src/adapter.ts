@@ -16,6 +16,8 @@ export async function openaiAgentsAdapter(lib: AgentsLib): Promise<Adapter> {
     version: lib.version,
     wirings: WIRINGS.map(wiringInfo),
     stores: ['memory', 'sqlite'],
+    // One agent and one state store serve every turn.
+    turnsAlike: () => true,
     applicability(scenario, wiringId) {
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };

@@ -19,7 +19,7 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
 
   const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, env.scratchDir)) : undefined;
   const guard = guarded && (() => guarded.app);
-  const store = openStateStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: !guarded });
+  const store = openStateStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: !guarded, accessed: env.accessed });
 
   const model = buildModel(
     lib,
@@ -59,6 +59,8 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
     resume: (turn, answer) => app.resume(theApp, turn, answer),
 
     inspect: async (approvalId) => (guarded ? guarded.inspect(approvalId) : store.inspect(approvalId)),
+
+    contents: async () => ({ ...store.contents(), ...(await guarded?.contents()) }),
 
     tamper: (approvalId, action) => editAlone(holder, approvalId, action),
 

@@ -51,6 +51,8 @@ export const referenceAdapter: Adapter = {
   get stores() {
     return availableStores();
   },
+  // One runtime and one store handle serve every turn.
+  turnsAlike: () => true,
   // Every scenario applies: the runtime has a store, a restart, and a store anyone with access can edit.
   applicability: () => ({ applicable: true }),
   async createWorld(env): Promise<World> {
@@ -68,7 +70,7 @@ export const referenceAdapter: Adapter = {
     const start = () =>
       new ReferenceRuntime(
         switches,
-        new GatedStore(store, env.gate, env.history, env.external, { report: !isGuarded }),
+        new GatedStore(store, env.gate, env.history, env.external, { report: !isGuarded, accessed: env.accessed }),
         env,
         env.history,
         guard && new GuardedApp(new GatedGuardStore(guard.store, env.gate, io, env.history), env.backend, cards, `p${++incarnation}`),
@@ -91,6 +93,15 @@ export const referenceAdapter: Adapter = {
         runtime = start();
       },
       tamper: async (approvalId, action) => io(store.setAction(approvalId, action)),
+      // The records and the guard's, by the keys the gates declare; not on a server, where reading them costs a query.
+      ...(env.store === 'postgres'
+        ? {}
+        : {
+            contents: async () => ({
+              ...Object.fromEntries((await io(store.dump())).map((r) => [`record:${r.approvalId}`, JSON.stringify(r)])),
+              ...(guard?.store instanceof MemoryGuardStore ? Object.fromEntries(guard.store.records().map((r) => [`guard:${r.id}`, JSON.stringify(r)])) : {}),
+            }),
+          }),
       snapshot: async () => ({ records: await io(store.dump()), proposals: runtime.proposals }),
       restore: async (snapshot) => {
         const { records, proposals } = snapshot as { records: StoredApproval[]; proposals: number };

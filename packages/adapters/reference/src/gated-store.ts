@@ -4,6 +4,7 @@ import type { Access, Action, GateFn, Recorder } from '@approval-conformance/cor
 import type { ApprovalState, ApprovalStore, StoredApproval } from './store.js';
 
 type External = <T>(work: Promise<T>) => Promise<T>;
+type Accessed = (access: Access, call?: string) => void;
 
 export class GatedStore {
   readonly #store: ApprovalStore;
@@ -11,13 +12,16 @@ export class GatedStore {
   readonly #history: Recorder;
   /** A server's answer is awaited outside the gate: the scheduler waits for it (memory and SQLite answer at once). */
   readonly #io: <T>(work: T | Promise<T>) => Promise<T>;
+  /** Each call's key, reported for the check of declarations as the call passes the gate. */
+  readonly #accessed: Accessed;
 
   /**
    * `report: false` (guarded wirings): the calls stay gated, but the guard's record is the approval's durable record
-   * then, and it alone is reported as record reads and writes.
+   * then, and it alone is reported as record reads and writes. `accessed` is `WorldEnv.accessed`.
    */
-  constructor(store: ApprovalStore, gate: GateFn, history: Recorder, external: External, { report = true } = {}) {
+  constructor(store: ApprovalStore, gate: GateFn, history: Recorder, external: External, { report = true, accessed = (() => {}) as Accessed } = {}) {
     this.#store = store;
+    this.#accessed = accessed;
     this.#gate = gate;
     this.#history = report ? history : ({ emit: () => {} } as unknown as Recorder);
     this.#io = <T>(work: T | Promise<T>) => external(Promise.resolve(work));
@@ -25,12 +29,14 @@ export class GatedStore {
 
   async create(turn: string, approvalId: string, action: Action, world: string): Promise<void> {
     await this.#gate(turn, `store.create(${approvalId})`, { access: record(approvalId, 'write') });
+    this.#call(approvalId, 'write', 'create');
     const { from, version } = await this.#io(this.#store.create(approvalId, action, world));
     this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state: 'unspent' });
   }
 
   async read(turn: string, approvalId: string): Promise<StoredApproval | undefined> {
     await this.#gate(turn, `store.read(${approvalId})`, { access: record(approvalId, 'read') });
+    this.#call(approvalId, 'read', 'read');
     const found = await this.#io(this.#store.read(approvalId));
     this.#history.emit({
       kind: 'record-read',
@@ -44,6 +50,7 @@ export class GatedStore {
 
   async write(turn: string, approvalId: string, state: ApprovalState): Promise<void> {
     await this.#gate(turn, `store.write(${approvalId}, ${state})`, { access: record(approvalId, 'write') });
+    this.#call(approvalId, 'write', 'write');
     const { from, version } = await this.#io(this.#store.write(approvalId, state));
     this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state });
   }
@@ -52,6 +59,7 @@ export class GatedStore {
     await this.#gate(turn, `store.compareAndSet(${approvalId}, ${expected} -> ${next})`, {
       access: record(approvalId, 'write'),
     });
+    this.#call(approvalId, 'write', 'compareAndSet');
     const result = await this.#io(this.#store.compareAndSet(approvalId, expected, next));
     if (result.ok) {
       this.#history.emit({
@@ -74,12 +82,19 @@ export class GatedStore {
   async lock(turn: string, approvalId: string): Promise<() => Promise<void>> {
     const access: Access[] = [{ key: `lock:${approvalId}`, mode: 'write' }];
     await this.#gate(turn, `store.lock(${approvalId})`, { access });
+    this.#accessed({ key: `lock:${approvalId}`, mode: 'write' }, `store.lock(${approvalId})`);
     // Waiting for another holder is not I/O: only the lock's own server calls go through `io`.
     const release = await this.#store.lock(approvalId, (work) => this.#io(work));
     return async () => {
       await this.#gate(turn, `store.unlock(${approvalId})`, { access });
+      this.#accessed({ key: `lock:${approvalId}`, mode: 'write' }, `store.unlock(${approvalId})`);
       await this.#io(release());
     };
+  }
+
+  /** Reports a call of the store as it is made, from what the call is (not from what its gate declares). */
+  #call(approvalId: string, mode: Access['mode'], call: string): void {
+    this.#accessed(record(approvalId, mode)[0]!, `store.${call}(${approvalId})`);
   }
 }
 

@@ -1,14 +1,14 @@
 // `run`: the conformance runner. It expands the frameworks asked for (or the published default matrix) into exact
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
-import { access, appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
+import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
 import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../matrix/shard.js';
 import { CostEstimate } from '../matrix/estimate.js';
@@ -447,16 +447,6 @@ function exitCode(targets: readonly ResultTarget[], cells: readonly ResultCell[]
     return EXIT.gate;
   }
   return EXIT.done;
-}
-
-/** `file`, if there is one. */
-async function existing(file: string | undefined): Promise<string | undefined> {
-  return file !== undefined && (await access(file).then(() => true, () => false)) ? file : undefined;
-}
-
-/** The published results: reports/results.json here, or in the repository this runner is part of. */
-async function publishedResults(): Promise<string | undefined> {
-  return (await existing(resolve('reports/results.json'))) ?? existing(fileURLToPath(new URL('../../../../reports/results.json', import.meta.url)));
 }
 
 /** One line per framework version: how many cells of each verdict. */

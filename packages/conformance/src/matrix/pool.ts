@@ -19,6 +19,8 @@ export interface Target {
   readonly source?: string;
   /** The wirings and stores this version runs, narrower than the run's filters (a framework's default matrix). */
   readonly only?: Pick<WorkerTask['filters'], 'wirings' | 'stores'>;
+  /** Only these units (`wiring/store/scenario`), where given: an audit's chosen cells. */
+  readonly units?: readonly string[];
 }
 
 export interface PoolEvents {
@@ -103,6 +105,7 @@ const taskFor = (target: Target, pool: Omit<PoolOptions, 'done'>, skip: readonly
   filters: { ...pool.filters, ...target.only },
   options: pool.options,
   skip: [...skip],
+  ...(target.units ? { only: target.units } : {}),
   strictFilters: pool.strictFilters,
   ...(planOnly ? { planOnly } : {}),
 });
@@ -117,6 +120,8 @@ type Outcome =
 async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents): Promise<void> {
   const key = `${target.framework}@${target.version}`;
   const skip = new Set(pool.done.get(key) ?? []);
+  /** A unit this run still has to run: not done, and among the target's units where it names them. */
+  const wanted = (u: Unit) => !skip.has(u.key) && (target.units?.includes(u.key) ?? true);
   const { file, execArgv } = workerCommand();
   let planned = false;
   /** The version's units, from the last plan a worker sent. */
@@ -169,7 +174,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
               loading = undefined;
               units = message.units;
               lastUnits = message.units;
-              if (!planned) events.plan(target, message, units.filter((u) => !skip.has(u.key)));
+              if (!planned) events.plan(target, message, units.filter(wanted));
               planned = true;
               break;
             case 'start':
@@ -241,7 +246,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       }
       // It died between units: try again, but not forever.
       if (++idleDeaths < 3) return false;
-      for (const unit of lastUnits.filter((u) => !skip.has(u.key))) {
+      for (const unit of lastUnits.filter(wanted)) {
         skip.add(unit.key);
         await events.cells(target, unfinishedCells(target, unit, 'error', outcome.reason, pool.options.mode));
       }

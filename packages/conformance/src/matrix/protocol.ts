@@ -17,6 +17,8 @@ export interface WorkerTask {
   readonly options: ExploreOptions;
   /** Unit keys (`wiring/store/scenario`) to leave out: finished before, or given up on. */
   readonly skip: readonly string[];
+  /** Only these unit keys, where given (an audit's chosen cells). */
+  readonly only?: readonly string[];
   /** Report a wiring or store filter this version lacks as bad input, rather than run nothing. */
   readonly strictFilters: boolean;
   /** Only say what the version's units are (`plan`), then stop: the runner is splitting the matrix into shards. */

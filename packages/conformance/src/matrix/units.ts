@@ -1,6 +1,6 @@
 // A framework version's units, and the cells each yields: not-applicable with the reason, or an exploration's
 // verdicts. Shared by the worker process and by tests that run a unit in-process.
-import { exploreCell, SCENARIOS, type Adapter, type ExploreOptions } from '@approval-conformance/core';
+import { exploreCell, runsOn, SCENARIOS, type Adapter, type ExploreOptions } from '@approval-conformance/core';
 import { cellId, type ResultCell } from '../results.js';
 import { unitKey, type Unit, type WorkerTask } from './protocol.js';
 
@@ -11,7 +11,7 @@ export function planUnits(adapter: Adapter, filters: WorkerTask['filters']): Uni
   return filters.scenarios.flatMap((scenario) => {
     const properties = SCENARIOS.get(scenario)!.properties.filter((p) => filters.properties?.includes(p) ?? true);
     if (properties.length === 0) return [];
-    return wirings.flatMap((wiring) =>
+    return wirings.filter((wiring) => runsOn(SCENARIOS.get(scenario)!, wiring)).flatMap((wiring) =>
       stores.map((store) => ({ key: unitKey({ wiring, store, scenario }), wiring, store, scenario, properties })),
     );
   });

@@ -36,7 +36,7 @@ async function work(task: WorkerTask): Promise<void> {
   await send({ type: 'plan', packages, ...(nodeEngines ? { nodeEngines } : {}), wirings, units });
   if (task.planOnly) return;
   for (const unit of units) {
-    if (task.skip.includes(unit.key)) continue;
+    if (task.skip.includes(unit.key) || (task.only && !task.only.includes(unit.key))) continue;
     await send({ type: 'start', key: unit.key });
     await send({ type: 'unit', key: unit.key, cells: await runUnit(adapter, unit, task.options) });
   }

@@ -4,7 +4,7 @@
 // state, the approvals seen) outlives a restart and goes into the world's snapshot.
 import type { RecordState } from '../history/events.js';
 import type { Recorder } from '../history/recorder.js';
-import type { GateFn } from '../scheduler/gate.js';
+import type { Access, GateFn } from '../scheduler/gate.js';
 import type { TextBacking } from './text-backing.js';
 
 export interface AppRecordSpec<T> {
@@ -26,6 +26,8 @@ export interface AppRecordTrace {
    * approval guard: the guard's record is then the approval's, and this store, still gated, is app state.
    */
   readonly report: boolean;
+  /** Where each load and save is reported for the check of declarations (`WorldEnv.accessed`). */
+  readonly accessed?: (access: Access, call?: string) => void;
 }
 
 interface Book {
@@ -79,6 +81,7 @@ export class GatedAppRecord<T> {
   async load(turn: string): Promise<T | undefined> {
     const gate = `${this.#spec.name}.load(${this.#spec.id})`;
     await this.#trace.gate(turn, gate, { access: [{ key: this.key, mode: 'read' }] });
+    this.#trace.accessed?.({ key: this.key, mode: 'read' }, gate);
     const value = this.peek();
     const states = this.states(value);
     if (!this.#trace.report) return value;
@@ -93,6 +96,7 @@ export class GatedAppRecord<T> {
   async save(turn: string, value: T): Promise<void> {
     const gate = `${this.#spec.name}.save(${this.#spec.id})`;
     await this.#trace.gate(turn, gate, { access: [{ key: this.key, mode: 'write' }] });
+    this.#trace.accessed?.({ key: this.key, mode: 'write' }, gate);
     this.put(turn, gate, value);
   }
 
@@ -119,6 +123,11 @@ export class GatedAppRecord<T> {
   /** What the stored value says about `approvalId`, read past the gates: a world's `inspect`. */
   inspect(approvalId: string): { state: RecordState; version: number } {
     return { state: this.states(this.peek()).get(approvalId) ?? 'absent', version: this.#book.version };
+  }
+
+  /** The stored text by the key its gates declare, for the check of declarations (`World.contents`). */
+  contents(): Record<string, string> {
+    return { [this.key]: this.#backing.get() ?? '' };
   }
 
   snapshot(): AppRecordSnapshot {

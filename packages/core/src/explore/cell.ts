@@ -54,6 +54,12 @@ export interface ExploreOptions {
   /** Sampled: how many random schedules, and the seed of the first. */
   readonly samples?: number;
   readonly seed?: number;
+  /**
+   * Read the world's state around every release, where the world can (`World.contents`), and make the cell `error`
+   * when a release changed a key it did not declare. Default true; the declared accesses and the events recorded are
+   * checked whatever this says.
+   */
+  readonly checkContents?: boolean;
 }
 
 export interface CellResult {
@@ -86,6 +92,14 @@ const length = (f: Failure) => f.cut.steps.length;
 
 const sameHistory = (a: History, b: History) => JSON.stringify(a) === JSON.stringify(b);
 
+/** A release did what its gate did not declare: the reductions cannot be trusted on this subject. */
+export class UndeclaredAccess extends Error {
+  override readonly name = 'UndeclaredAccess';
+}
+
+/** How many of a run's undeclared accesses a message names. */
+const NAMED = 3;
+
 export async function exploreCell(subject: Subject, options: ExploreOptions = {}): Promise<CellResult> {
   try {
     return await explore(subject, options);
@@ -106,6 +120,12 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
   const findings = new Set<string>();
 
   const consider = (run: ScheduleRun, ending: RunEnding) => {
+    // The reductions trust every release to have declared what it touches; a release that did not makes the cell an
+    // error, not a verdict that rests on it.
+    if (scope && run.undeclared.length > 0) {
+      const more = run.undeclared.length > NAMED ? `; and ${run.undeclared.length - NAMED} more` : '';
+      throw new UndeclaredAccess(`${run.undeclared.slice(0, NAMED).join('; ')}${more} (in the schedule ${formatSchedule(run.schedule)})`);
+    }
     if (run.status === 'timeout') timeout ??= run.reason ?? 'timeout';
     for (const finding of [
       ...run.turnErrors.map((o) => `${o.turn} threw: ${o.status === 'threw' ? o.message : ''}`),
@@ -128,6 +148,7 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
     }
   };
 
+  const worldOptions = { checkContents: options.checkContents ?? true };
   let stats: ExhaustiveStats;
   try {
     if (mode === 'exhaustive') {
@@ -137,7 +158,7 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
     } else {
       const samples = options.samples ?? 1000;
       const seed = options.seed ?? 1;
-      for (let i = 0; i < samples; i++) consider(await runWorld(subject, randomSelector(seed + i)), 'complete');
+      for (let i = 0; i < samples; i++) consider(await runWorld(subject, randomSelector(seed + i), worldOptions), 'complete');
       for (const [property, failure] of shortest) {
         shortest.set(property, await shrink(subject, failure, property, scope));
       }
@@ -147,7 +168,9 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
     const reason =
       error instanceof ScheduleMismatch
         ? `nondeterministic subject: ${error.message}`
-        : `the subject could not be run: ${error instanceof Error ? error.message : String(error)}`;
+        : error instanceof UndeclaredAccess
+          ? `the adapter's declared accesses do not cover what its code did, so the reductions cannot be trusted (run with --no-reduce, or fix the declarations): ${error.message}`
+          : `the subject could not be run: ${error instanceof Error ? error.message : String(error)}`;
     return {
       mode,
       schedules: 0,
@@ -200,9 +223,10 @@ async function exploreAll(
   allFailed: () => boolean,
   longest: () => number,
 ): Promise<ExhaustiveStats> {
-  const runOne = (selector: Selector) => runWorld(subject, selector);
+  const runOne = (selector: Selector) => runWorld(subject, selector, { checkContents: options.checkContents ?? true });
   const max = options.maxSchedules ?? Number.POSITIVE_INFINITY;
-  const twins = subject.scenario.symmetric;
+  // Two turns are the same but for their names only where the adapter says its turns share one process and store.
+  const twins = subject.adapter.turnsAlike?.(subject.wiring, subject.store) === true ? subject.scenario.symmetric : undefined;
   const given = { ...(scope === undefined ? {} : { scope }), ...(twins === undefined ? {} : { symmetric: twins }) };
   if (!reduce.bound || subject.scenario.allowedGap) {
     return exploreExhaustive(runOne, consider, { reduce, ...given, maxSchedules: max });

@@ -30,7 +30,12 @@ interface SavedSetup {
 /** Setups saved per subject: every schedule of a cell starts from the same setup, so it runs once per cell. */
 const savedSetups = new WeakMap<Subject, SavedSetup>();
 
-export async function runWorld(subject: Subject, selector: Selector): Promise<ScheduleRun> {
+export interface WorldRunOptions {
+  /** Read the world's state around each release and check each change was declared (`World.contents`). */
+  readonly checkContents?: boolean;
+}
+
+export async function runWorld(subject: Subject, selector: Selector, options: WorldRunOptions = {}): Promise<ScheduleRun> {
   const { adapter, wiring, store, scenario } = subject;
   const scratchDir = await mkdtemp(join(tmpdir(), 'approval-conformance-'));
   let world: World | undefined;
@@ -68,7 +73,24 @@ export async function runWorld(subject: Subject, selector: Selector): Promise<Sc
           backend: new CountingBackend(history, gate, scenario.backend),
           connections: new Connections(history, gate),
         };
-        world = await adapter.createWorld({ wiring, store, scenario: scenario.id, gate, history, scratchDir, external: ctl.external, ...fakes });
+        world = await adapter.createWorld({
+          wiring,
+          store,
+          scenario: scenario.id,
+          gate,
+          history,
+          scratchDir,
+          external: ctl.external,
+          accessed: ctl.accessed,
+          declare: ctl.declare,
+          ...fakes,
+        });
+        const { contents, changesInPlace } = world;
+        // A world whose store changes in place is always watched: its contents are where those writes show.
+        if ((options.checkContents || changesInPlace) && contents) {
+          const backend = fakes.backend;
+          ctl.watch(async () => ({ ...(await contents.call(world)), world: backend.contents() }), changesInPlace?.bind(world));
+        }
         await scenario.program(world, fakes, ctl);
       },
       selector,

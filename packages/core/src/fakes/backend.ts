@@ -48,6 +48,11 @@ export class CountingBackend {
     this.#options = options;
   }
 
+  /** Whether the backend applies an idempotency key once, as the app that calls it is told (`honourIdempotencyKeys`). */
+  get honoursKeys(): boolean {
+    return this.#options.honourIdempotencyKeys ?? true;
+  }
+
   /** A fingerprint of the world now: changes whenever the world drifts. */
   get world(): string {
     return `w${this.#worldVersion}`;
@@ -55,6 +60,11 @@ export class CountingBackend {
 
   snapshot() {
     return { keys: [...this.#keys], calls: this.#calls, worldVersion: this.#worldVersion };
+  }
+
+  /** Its state as text, for the check of declarations (`World.contents`): what a tool call declares it writes, `world`. */
+  contents(): string {
+    return JSON.stringify(this.snapshot());
   }
 
   restore(state: ReturnType<CountingBackend['snapshot']>): void {

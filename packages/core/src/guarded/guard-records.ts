@@ -18,6 +18,11 @@ export interface GuardRecords {
   inspect(approvalId: string): Promise<{ state: RecordState; version: number }>;
 }
 
+/** The records by the key the guard's gates declare (`guard:a1`), for the check of declarations (`World.contents`). */
+export async function guardContents(records: GuardRecords): Promise<Record<string, string>> {
+  return Object.fromEntries((await records.dump()).map((record) => [`guard:${record.id}`, JSON.stringify(record)]));
+}
+
 async function inspect(store: GuardStore, approvalId: string) {
   const record = await store.get(approvalId);
   return { state: guardRecordState(record), version: record?.version ?? 0 };

@@ -1,7 +1,7 @@
 // What an application adds around its framework with the approval guard, the same in every `guarded-*` wiring: the
 // record written before the card is shown, the human's click recorded on the server, the spend before the tool runs
-// (with the guard's idempotency key, delivered once more if the call fails), and recovery of an approval already
-// spent. The framework's own restore, claim and dispatch code stays in the loop around these calls; the adapter says
+// (with the guard's idempotency key, delivered once more if the call fails and the tool honours keys), and recovery of
+// an approval already spent. The framework's own restore, claim and dispatch code stays in the loop around these calls; the adapter says
 // where each goes and what the user is told.
 import { ApprovalGuard, GuardError, type GuardedAction, type GuardStore } from '@approval-conformance/guard';
 import type { Action } from '../history/events.js';
@@ -77,9 +77,10 @@ export class GuardedApp {
 
   /**
    * Where the framework would call the tool: spend first, for exactly this action in the world it was approved in,
-   * then call with the guard's idempotency key, once more if the call fails (the backend applies a key once, so a
-   * delivery that returns means the action ran exactly once). A refused spend runs nothing; one refused because the
-   * approval was spent already is recovered.
+   * then call with the guard's idempotency key, once more if the call fails and the tool honours keys (it applies a
+   * key once, so a delivery that returns means the action ran exactly once; a tool that takes no key is called once,
+   * and a failure may have run). A refused spend runs nothing; one refused because the approval was spent already is
+   * recovered.
    */
   async run(turn: string, approvalId: string, action: Action, dispatch: string): Promise<GuardedOutcome> {
     try {
@@ -88,23 +89,28 @@ export class GuardedApp {
         guardedAction(action),
         () => this.#backend.world,
         (ticket) => this.#backend.call(turn, { approvalId, dispatch, action, idempotencyKey: ticket.idempotencyKey }),
-        { redeliver: 1, owner: this.process },
+        { redeliver: this.#backend.honoursKeys ? 1 : 0, owner: this.process },
       );
       return 'ran';
     } catch (error) {
       if (!(error instanceof GuardError)) throw error;
       if (error.code === 'outcome-unknown') return 'unknown';
-      if (error.code === 'already-spent') return (await this.recover(turn, approvalId)) === 'ran' ? 'ran-before' : 'refused';
+      if (error.code === 'already-spent') {
+        const recovered = await this.recover(turn, approvalId);
+        return recovered === 'ran' ? 'ran-before' : recovered === 'unknown' ? 'unknown' : 'refused';
+      }
       return 'refused';
     }
   }
 
   /**
    * A spent approval is recovered, never spent again: if the process that spent it is gone and left its outcome
-   * pending, its delivery goes again under the same idempotency key (the backend applies a key once). Returns what
-   * the record says now; `ran` means the user is to be told it happened.
+   * pending, its delivery goes again under the same idempotency key where the backend applies a key once; where it
+   * takes none, the approval is settled unknown instead (a second delivery could run it twice). Returns what the
+   * record says now; `ran` means the user is to be told it happened, `unknown` that it may have.
    */
   recover(turn: string, approvalId: string): Promise<string | undefined> {
+    if (!this.#backend.honoursKeys) return this.#guard(turn).recover(approvalId, this.process);
     return this.#guard(turn).recover(approvalId, this.process, (ticket) =>
       this.#backend.call(turn, {
         approvalId,

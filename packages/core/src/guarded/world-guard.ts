@@ -4,7 +4,7 @@
 import type { ApprovalRecord } from '@approval-conformance/guard';
 import type { WorldEnv } from '../adapter.js';
 import { GatedGuardStore } from './gated-guard-store.js';
-import type { GuardRecords } from './guard-records.js';
+import { guardContents, type GuardRecords } from './guard-records.js';
 import { GuardedApp } from './guarded-app.js';
 
 export interface WorldGuardSnapshot {
@@ -39,6 +39,9 @@ export class WorldGuard {
   }
 
   inspect = (approvalId: string) => this.#records.inspect(approvalId);
+
+  /** The guard's records by access key (`guard:a1`): their part of a world's `contents`. */
+  contents = () => guardContents(this.#records);
 
   async snapshot(): Promise<WorldGuardSnapshot> {
     return { records: await this.#records.dump(), cards: [...this.#cards] };

@@ -9,6 +9,11 @@ export const SCENARIO_IDS = [
   'tool-retry',
   'crash-restart',
   'tamper',
+  // The same as double-resume, replay and crash-restart, against a backend that ignores idempotency keys (guarded
+  // wirings only: no-keys.ts).
+  'double-resume-no-keys',
+  'replay-no-keys',
+  'crash-restart-no-keys',
 ] as const;
 
 export type ScenarioId = (typeof SCENARIO_IDS)[number];

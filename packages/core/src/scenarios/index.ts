@@ -9,6 +9,7 @@ import type { Scenario } from './scenario.js';
 import { tamper } from './tamper.js';
 import { toolRetry } from './tool-retry.js';
 import { worldDrift } from './world-drift.js';
+import { crashRestartNoKeys, doubleResumeNoKeys, replayNoKeys } from './no-keys.js';
 
 export * from './ids.js';
 export * from './scenario.js';
@@ -24,4 +25,13 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map([
   [crashRestart.id, crashRestart],
   [overlappingTurns.id, overlappingTurns],
   [tamper.id, tamper],
+  [doubleResumeNoKeys.id, doubleResumeNoKeys],
+  [replayNoKeys.id, replayNoKeys],
+  [crashRestartNoKeys.id, crashRestartNoKeys],
 ]);
+
+/** Whether a wiring is one of the approval guard's (`guarded-*`, the adapters' convention). */
+export const isGuardedWiring = (wiring: string) => wiring.startsWith('guarded-');
+
+/** Whether `scenario` runs on `wiring`: every scenario does, but those for guarded wirings only (`guardedOnly`). */
+export const runsOn = (scenario: Scenario, wiring: string) => !scenario.guardedOnly || isGuardedWiring(wiring);

@@ -25,8 +25,9 @@ export const overlappingTurns: Scenario = {
       (e) => e.kind === 'delivery' && e.live && second !== undefined && e.approvalId === second.approvalId,
     );
     if (second && shown) {
-      ctl.history.emit({ kind: 'approve', actor: 'user', approvalId: second.approvalId, by: 'human', action: second.action });
-      await world.approve?.('user', second.approvalId);
+      const { approvalId: next, action } = second;
+      ctl.history.emit({ kind: 'approve', actor: 'user', approvalId: next, by: 'human', action });
+      await ctl.as('user', async () => world.approve?.('user', next));
     }
   },
 };

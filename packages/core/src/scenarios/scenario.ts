@@ -29,6 +29,11 @@ export interface Scenario {
    * one with their names swapped are the same run, up to the names (see `ExhaustiveOptions.symmetric`).
    */
   readonly symmetric?: readonly [string, string];
+  /**
+   * Runs on the approval guard's wirings only (`guarded-*`): it differs from another scenario only where the guard
+   * acts (the backend ignores the idempotency keys only the guard sends). Other wirings have no cell of it.
+   */
+  readonly guardedOnly?: true;
   program(world: World, fakes: Fakes, ctl: Controller): Promise<void>;
   /**
    * A gap the design admits on purpose: return its description when this violation falls inside it. The verdict is
@@ -54,7 +59,7 @@ export async function proposeAndApprove(
   const pending = await ctl.setup(async () => {
     const paused = await world.propose('t0', request);
     // The click reaches the server too, where the world records approvals there (World.approve).
-    if (paused) await world.approve?.('user', paused.approvalId);
+    if (paused) await ctl.as('user', async () => world.approve?.('user', paused.approvalId));
     return paused;
   });
   if (!pending) throw new Error('the agent did not pause on a confirmation in the setup run');

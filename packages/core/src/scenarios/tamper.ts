@@ -22,7 +22,7 @@ export const tamper: Scenario = {
     // The human's click: recorded, and sent to the server where the world records approvals there (World.approve).
     const human = async () => {
       ctl.history.emit({ kind: 'approve', actor: 'user', approvalId, by: 'human', action: pending.action });
-      await world.approve?.('user', approvalId);
+      await ctl.as('user', async () => world.approve?.('user', approvalId));
     };
     let answered = approvalId;
     if (way === 'edit') {

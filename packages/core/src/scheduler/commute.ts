@@ -113,11 +113,14 @@ function commute(x: Access, a: Released, y: Access, b: Released, scope: Scope): 
 }
 
 /**
- * Two releases commute when they are by different turns, neither is a crash, and every access of one commutes with
- * every access of the other, for the properties in `scope`. A gate that declares no access commutes with nothing.
+ * Two releases commute when they are by different turns, neither is a crash, neither carried another context's code
+ * (`foreign`), and every access of one commutes with every access of the other, for the properties in `scope`. A
+ * gate that declares no access commutes with nothing.
  */
 export function independent(a: Released, b: Released, scope: Scope = EVERY_PROPERTY): boolean {
   if (a.gate.turn === b.gate.turn || a.release.crash || b.release.crash) return false;
+  // A release that carried another context's code (a turn it woke, the scenario's tail) commutes with nothing.
+  if (a.foreign !== undefined || b.foreign !== undefined) return false;
   const [xs, ys] = [accessesOf(a), accessesOf(b)];
   if (xs === undefined || ys === undefined) return false;
   return xs.every((x) => ys.every((y) => commute(x, a, y, b, scope)));

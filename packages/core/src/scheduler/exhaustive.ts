@@ -18,11 +18,10 @@
 //   turn's or not). Swapping their names maps every run that releases the second one first onto a run that releases
 //   the first one first, with the same verdicts and counterexample lengths. So at the start, where both wait at their
 //   first gate, only the first is released first.
-import type { HistoryEvent } from '../history/events.js';
 import { EVERY_PROPERTY, type Scope } from './commute.js';
-import type { Access, PendingGate, Release, Released } from './gate.js';
+import type { PendingGate, Release, Released } from './gate.js';
 import { dependent, HappensBefore } from './happens-before.js';
-import { ScheduleMismatch, type ScheduleRun, type Selector } from './run.js';
+import { ScheduleMismatch, type LastStep, type ScheduleRun, type Selector } from './run.js';
 
 /**
  * Which reductions to use. `true` (the default) is all of them but `bound`, `false` none. Branch and bound is off
@@ -149,10 +148,11 @@ export async function exploreExhaustive(
   let firstNew = 0;
 
   /** What the option taken at `parent` recorded, once known: it goes into the sleep sets of its later siblings. */
-  const taken = (parent: Node, produced: readonly HistoryEvent[], touched: readonly Access[]): Explored => ({
+  const taken = (parent: Node, { produced, touched, foreign }: LastStep): Explored => ({
     ...parent.options[parent.chosen]!,
     produced,
     touched,
+    ...(foreign === undefined ? {} : { foreign }),
   });
 
   /**
@@ -188,10 +188,10 @@ export async function exploreExhaustive(
   /** The option taken at the deepest node so far in this run, with what it recorded. */
   let lastTaken: Explored | undefined;
   const selector = (): Selector => ({
-    next(pending, depth, produced, touched) {
+    next(pending, depth, last) {
       const parent = stack[depth - 1];
       // What the release just made recorded and touched: the taken option's entry for its siblings' sleep sets.
-      if (parent) lastTaken = taken(parent, produced, touched);
+      if (parent) lastTaken = taken(parent, last);
       const existing = stack[depth];
       if (existing) {
         // Re-running a prefix: the same gate must be pending, at the same place in the code, as last time.
@@ -264,7 +264,7 @@ export async function exploreExhaustive(
         continue;
       }
       const step = run.steps[depth];
-      node.done.set(node.options[node.chosen]!.key, step ? taken(node, step.produced, step.touched ?? []) : unknown(node));
+      node.done.set(node.options[node.chosen]!.key, step ? taken(node, step) : unknown(node));
       const next = node.options.findIndex(
         (o) => !node.done.has(o.key) && !node.sleep.has(o.key) && node.backtrack.has(o.gate.turn),
       );

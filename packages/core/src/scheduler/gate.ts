@@ -88,6 +88,14 @@ export interface Released {
   readonly release: Release;
   /** The events recorded after this release and before the next one: what the released code did. */
   readonly produced: readonly HistoryEvent[];
-  /** What the released code was seen to touch beyond what its gate declared: the clock (`CLOCK`), if it read it. */
+  /**
+   * What the released code was seen to touch beyond what its gate declared: the clock (`CLOCK`), if it read it, and
+   * what it declared where it happened (`WorldEnv.declare`).
+   */
   readonly touched?: readonly Access[];
+  /**
+   * Set when code other than the released turn's ran in the release's quiet (a turn it woke, the scenario's tail
+   * after a join): what it was. Such a release is dependent with every other (`attribution.ts`).
+   */
+  readonly foreign?: string;
 }

@@ -3,7 +3,9 @@
 // then is a choice made. The three modes (exhaustive, sampled, replay) differ only in their selector.
 import type { HistoryEvent } from '../history/events.js';
 import { Recorder } from '../history/recorder.js';
-import { CLOCK, clockReads, watchClock } from './clock.js';
+import { currentCode, runAs, SCENARIO_CODE } from './attribution.js';
+import { clockReads, watchClock } from './clock.js';
+import { judgeStep, type ReportedAccess, type Seen } from './declared.js';
 import type { Access, GateFn, GateOptions, PendingGate, Release, Released } from './gate.js';
 import { trackNativeWork } from './inflight.js';
 import { settle } from './settle.js';
@@ -18,6 +20,12 @@ export interface Controller {
    * turn may have the process die at any one of its gates: the turn stops there, its pending gates never open.
    */
   spawn(turn: string, body: () => Promise<unknown>, options?: { readonly crashable?: boolean }): void;
+  /**
+   * Run `body` as `actor`'s code: what the scenario does in another actor's name through the world (the user's click
+   * reaching the server). Its gates are that actor's, and what the scenario's own code does once it returns is then
+   * not taken for that actor's work (`attribution.ts`).
+   */
+  as<T>(actor: string, body: () => Promise<T>): Promise<T>;
   /** Resolves when the turn has returned or thrown and has no gate pending. Never rejects. */
   join(turn: string): Promise<TurnOutcome>;
   /**
@@ -32,6 +40,22 @@ export interface Controller {
    * (a lock held by a turn parked at a gate): that turn can only move once this one settles.
    */
   external<T>(work: Promise<T>): Promise<T>;
+  /**
+   * A store wrapper's report of one call it passes on to the store, gated or not (`call` names it for messages).
+   * The explorer checks it against what the running release declared (`declared.ts`).
+   */
+  accessed(access: Access, call?: string): void;
+  /**
+   * Declares, where it happens, an access of the running release that no gate could declare (a re-read of a row
+   * after another component's gate): the explorer orders the release by it as by its gate's accesses, as it does a
+   * read of the clock.
+   */
+  declare(access: Access): void;
+  /**
+   * Reads the world's state by access key, past the gates: around each release, the explorer then checks that every
+   * key whose contents changed was declared written (`World.contents`).
+   */
+  watch(contents: () => Promise<Readonly<Record<string, string>>>, changesInPlace?: (key: string) => boolean): void;
 }
 
 export type TurnOutcome =
@@ -43,8 +67,11 @@ export type TurnOutcome =
  * is what the previous release recorded, and `touched` what it was seen to touch beyond its gate's accesses.
  */
 export interface Selector {
-  next(pending: readonly PendingGate[], step: number, produced: readonly HistoryEvent[], touched: readonly Access[]): Release | 'stop';
+  next(pending: readonly PendingGate[], step: number, last: LastStep): Release | 'stop';
 }
+
+/** What the previous release did, as the selector sees it. */
+export type LastStep = Pick<Released, 'produced' | 'touched' | 'foreign'>;
 
 export type Program = (ctl: Controller) => Promise<void>;
 
@@ -65,6 +92,8 @@ export interface ScheduleRun {
   readonly turnErrors: readonly TurnOutcome[];
   /** Rejections nobody handled while the schedule ran (a write fired and forgotten, say): findings, not crashes. */
   readonly unhandled: readonly string[];
+  /** What releases did that their gates did not declare (`declared.ts`), one sentence each. */
+  readonly undeclared: readonly string[];
 }
 
 /**
@@ -98,6 +127,8 @@ const MAX_TIMERS = 100_000;
 interface Held extends PendingGate {
   readonly order: number;
   readonly release: (choice: number) => void;
+  /** The context of the code that reached the gate, which its release lets run on (`attribution.ts`). */
+  readonly context: string | undefined;
 }
 
 /** Puts `map` back as `before` was. */
@@ -141,8 +172,9 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   let programError: string | undefined;
   let externalInFlight = 0;
 
-  // Events are stamped with the number of choices made so far, so a counterexample can be cut at a schedule prefix.
-  const history = new Recorder(() => schedule.length, (actor) => lastGate.get(actor));
+  // Events are stamped with the number of choices made so far, so a counterexample can be cut at a schedule prefix,
+  // and with the context of the code that recorded them, so a release is charged only with its own turn's work.
+  const history = new Recorder(() => schedule.length, (actor) => lastGate.get(actor), currentCode);
 
   const pendingOf = (turn: string) => held.some((g) => g.turn === turn);
   const finishIfDone = (turn: string, outcome: TurnOutcome | undefined) => {
@@ -167,7 +199,9 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
         id: `${turn}:${seq}`,
         turn,
         label,
-        access: options.access,
+        // A choice made in the setup lets the rest of the setup run in its release: that code is the whole setup's,
+        // which no gate declares, so the release declares nothing (it comes before every turn's anyway).
+        access: setupDepth > 0 ? undefined : options.access,
         choices,
         overtakes: options.overtakes ?? false,
         get crashable() {
@@ -175,6 +209,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
         },
         order: created++,
         reachedAfter: schedule.length,
+        context: currentCode(),
         release: (choice) => {
           lastGate.set(turn, label);
           resolve(choice);
@@ -183,9 +218,26 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     });
   };
 
+  // What the open release's code was seen to do besides recording events, and the state it started from.
+  const accessed: Seen<ReportedAccess>[] = [];
+  const declared: Seen<Access>[] = [];
+  let contents: (() => Promise<Readonly<Record<string, string>>>) | undefined;
+  let inPlace: (key: string) => boolean = () => false;
+  const undeclared: string[] = [];
+
   const ctl: Controller = {
     gate,
     history,
+    accessed(access, call) {
+      if (schedule.length > 0) accessed.push({ what: call === undefined ? { access } : { access, call }, context: currentCode() });
+    },
+    declare(access) {
+      if (schedule.length > 0) declared.push({ what: access, context: currentCode() });
+    },
+    watch(read, changesInPlace) {
+      contents = read;
+      if (changesInPlace) inPlace = changesInPlace;
+    },
     async external<T>(work: Promise<T>): Promise<T> {
       externalInFlight++;
       try {
@@ -194,11 +246,12 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
         externalInFlight--;
       }
     },
+    as: (actor, body) => runAs(actor, body),
     spawn(turn, body, options = {}) {
       if (started.has(turn)) throw new Error(`turn ${turn} was already started`);
       started.add(turn);
       if (options.crashable) crashable.add(turn);
-      body().then(
+      runAs(turn, body).then(
         () => settled.set(turn, { turn, status: 'returned' }),
         (error: unknown) =>
           settled.set(turn, { turn, status: 'threw', message: error instanceof Error ? error.message : String(error) }),
@@ -233,7 +286,8 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   };
 
   const clock = limits.fakeTimers ? new FakeClock() : undefined;
-  (clock ? onFakeClock(clock, () => program(ctl)) : program(ctl)).then(
+  const start = () => runAs(SCENARIO_CODE, () => program(ctl));
+  (clock ? onFakeClock(clock, start) : start()).then(
     () => (programDone = true),
     (error: unknown) => {
       programDone = true;
@@ -241,24 +295,39 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     },
   );
 
-  // Where the events and clock readings of the latest release begin; what it produced and touched is filled in when
-  // the next choice is made.
-  let stepStart = 0;
-  let clockStart = clockReads();
-  const lastStep = () => {
-    const produced = history.events.slice(stepStart);
-    const touched = clockReads() > clockStart ? [CLOCK] : [];
+  // The latest release, until the next choice is made: where its events and clock readings begin, the context its
+  // code runs in, and the state it started from. What it did is judged once, when the next choice is made.
+  let open: { start: number; clock: number; context: string | undefined; before: Readonly<Record<string, string>> | undefined } | undefined;
+  let state: Readonly<Record<string, string>> | undefined;
+  const finishStep = async (): Promise<LastStep> => {
+    state = contents ? await contents() : undefined;
     const last = steps[steps.length - 1];
-    if (last) steps[steps.length - 1] = { ...last, produced, touched };
-    return { produced, touched };
+    if (!open || !last) return { produced: [], touched: [] };
+    const produced = history.events.slice(open.start);
+    const judged = judgeStep({
+      gate: last.gate,
+      release: last.release,
+      context: open.context,
+      events: produced.map((what, i) => ({ what, context: history.contexts[open!.start + i] })),
+      accessed: [...accessed],
+      declared: [...declared],
+      readClock: clockReads() > open.clock,
+      changed: changedKeys(open.before, state),
+      inPlace,
+    });
+    undeclared.push(...judged.undeclared);
+    const done: Released = { ...last, produced, touched: judged.touched, ...(judged.foreign ? { foreign: judged.foreign } : {}) };
+    steps[steps.length - 1] = done;
+    open = undefined;
+    return done;
   };
   const signature = () => `${created}/${releases}/${settled.size}/${outcomes.size}/${history.events.length}/${programDone}`;
   const finishTurns = () => {
     for (const [turn, outcome] of settled) finishIfDone(turn, outcome);
   };
 
-  const result = (status: ScheduleRun['status'], reason?: string): Omit<ScheduleRun, 'unhandled'> => {
-    lastStep();
+  const result = async (status: ScheduleRun['status'], reason?: string): Promise<Omit<ScheduleRun, 'unhandled'>> => {
+    await finishStep();
     return {
       history,
       schedule,
@@ -267,39 +336,40 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
       steps,
       turns: [...started],
       turnErrors: [...outcomes.values()].filter((o) => o.status === 'threw'),
+      undeclared,
     };
   };
 
   for (;;) {
     if (!(await settle(signature, finishTurns, () => externalInFlight > 0))) {
-      return result('timeout', 'the subject kept running without reaching a gate');
+      return await result('timeout', 'the subject kept running without reaching a gate');
     }
     if (programError !== undefined) throw new Error(`the scenario's program failed: ${programError}`);
     held.sort((a, b) => a.order - b.order);
     if (held.length === 0) {
-      if (programDone && [...started].every((t) => outcomes.has(t))) return result('complete');
+      if (programDone && [...started].every((t) => outcomes.has(t))) return await result('complete');
       // Every turn is blocked: time passes, and the earliest timer fires.
       if (clock?.fireNext()) {
-        if (clock.fired > MAX_TIMERS) return result('timeout', `the subject kept sleeping: ${MAX_TIMERS} timers fired`);
+        if (clock.fired > MAX_TIMERS) return await result('timeout', `the subject kept sleeping: ${MAX_TIMERS} timers fired`);
         continue;
       }
       const stuck = [...started].filter((t) => !outcomes.has(t));
       const who = stuck.length > 0 ? stuck : ['the scenario'];
       const where = who.map((t) => `${t} (last gate: ${lastGate.get(t) ?? 'none'})`).join(', ');
-      return result('timeout', `${where} neither reached a gate nor finished`);
+      return await result('timeout', `${where} neither reached a gate nor finished`);
     }
-    if (releases >= maxReleases) return result('timeout', `the schedule went past ${maxReleases} releases`);
+    if (releases >= maxReleases) return await result('timeout', `the schedule went past ${maxReleases} releases`);
 
     // Within a turn, operations take effect in the order issued, unless one may overtake.
     const releasable = held.filter((g) => g.overtakes || held.find((h) => h.turn === g.turn) === g);
-    const { produced, touched } = lastStep();
-    const chosen = selector.next(releasable, schedule.length, produced, touched);
-    if (chosen === 'stop') return result('stopped');
+    const chosen = selector.next(releasable, schedule.length, await finishStep());
+    if (chosen === 'stop') return await result('stopped');
     const target = releasable.find((g) => g.id === chosen.gate);
     schedule.push(chosen);
     if (target) steps.push({ gate: pendingView(target), release: chosen, produced: [] });
-    stepStart = history.events.length;
-    clockStart = clockReads();
+    open = { start: history.events.length, clock: clockReads(), context: target?.context, before: state };
+    accessed.length = 0;
+    declared.length = 0;
     if (chosen.crash && target?.crashable) {
       // The process dies here: the turn's pending gates never open, and it counts as finished.
       crashed = true;
@@ -320,6 +390,12 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     releases++;
     target.release(chosen.choice);
   }
+}
+
+/** The keys whose contents differ between two readings of the world's state (none when either is missing). */
+function changedKeys(before: Readonly<Record<string, string>> | undefined, after: Readonly<Record<string, string>> | undefined): string[] {
+  if (!before || !after) return [];
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => before[key] !== after[key]);
 }
 
 /** A gate as selectors see it, without the scheduler's own fields, frozen as it was when it was released. */

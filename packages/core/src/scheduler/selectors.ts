@@ -36,7 +36,7 @@ export function waySelector(way: { readonly gate: string; readonly choice: numbe
 
 /** Seeded random choices: the same seed gives the same schedule for a deterministic subject. */
 export function randomSelector(seed: number): Selector {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   return {
     next(pending: readonly PendingGate[]) {
       const gate = pending[Math.floor(random() * pending.length)]!;
@@ -47,7 +47,8 @@ export function randomSelector(seed: number): Selector {
   };
 }
 
-function mulberry32(seed: number): () => number {
+/** Numbers in [0, 1) from a seed (mulberry32): the same seed, the same numbers. */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

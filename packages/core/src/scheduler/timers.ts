@@ -2,8 +2,9 @@
 // that asks for them gives its program a virtual clock: Date.now starts at a fixed instant and moves only when a
 // timer fires, and a timer fires only when every turn is blocked (parked at a gate that nobody released, waiting, or
 // finished), so time passes only when nothing else can happen. The earliest timer fires first, then the first set;
-// firing one is not a choice, so no schedule names it. A zero-delay timer stays real: it is a hop through the
-// macrotask queue, which quiescence already waits out.
+// firing one is not a choice, so no schedule names it. A timer's callback runs in the async context that set it, as
+// a real timer's does, so it is its turn's code (`attribution.ts`). A zero-delay timer stays real: it is a hop through
+// the macrotask queue, which quiescence already waits out.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Where every virtual clock starts (any fixed instant would do). */
@@ -27,6 +28,8 @@ interface Timer {
   readonly due: number;
   readonly fn: (...args: unknown[]) => void;
   readonly args: unknown[];
+  /** Runs a function in the async context that set the timer. */
+  readonly within: <R>(fn: () => R) => R;
 }
 
 export class FakeClock {
@@ -38,7 +41,7 @@ export class FakeClock {
 
   set(fn: (...args: unknown[]) => void, ms: number, args: unknown[]): FakeTimeout {
     const id = ++this.#ids;
-    this.#timers.push({ id, due: this.now + ms, fn, args });
+    this.#timers.push({ id, due: this.now + ms, fn, args, within: AsyncLocalStorage.snapshot() });
     return new FakeTimeout(this, id);
   }
 
@@ -53,7 +56,7 @@ export class FakeClock {
     this.#timers = this.#timers.filter((t) => t !== next);
     this.now = Math.max(this.now, next.due);
     this.fired++;
-    current.run(this, () => next.fn(...next.args));
+    next.within(() => next.fn(...next.args));
     return true;
   }
 }

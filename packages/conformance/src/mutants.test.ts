@@ -1,0 +1,139 @@
+// Mutants the suite must kill. Each makes one small change that a wrong adapter, guard or runtime could have: a gate
+// that declares less than its code touches (an access dropped, or a write declared as a read or as something else),
+// the guard's compare-and-set removed, the reference runtime's fresh read skipped. Each must be caught: by the check
+// of declarations (the cell reads `error`, naming the release), or by a verdict or shortest length that differs from
+// what the unmutated subject gives (what `audit` compares: the unreduced explorer ignores declarations). A mutant
+// nothing catches is a hole in the suite's trust, and fails here.
+import { afterEach, describe, expect, it } from 'vitest';
+import { exploreCell, SCENARIOS, type Access, type Adapter, type GateOptions, type ScenarioId } from '@approval-conformance/core';
+import { MemoryGuardStore } from '@approval-conformance/guard';
+import { referenceAdapter, WIRINGS } from '@approval-conformance/adapter-reference';
+import { langgraphAdapter, pinnedLib as langgraphLib } from '@approval-conformance/adapter-langgraph';
+import { aiSdkAdapter, pinnedLib as aiLib } from '@approval-conformance/adapter-ai-sdk';
+import { openaiAgentsAdapter, pinnedLib as agentsLib } from '@approval-conformance/adapter-openai-agents';
+import { mastraAdapter, pinnedLib as mastraLib } from '@approval-conformance/adapter-mastra';
+
+/** How a mutant changes what a gate declares: the new accesses for a gate whose label matches. */
+interface GateMutation {
+  readonly label: RegExp;
+  readonly access: (declared: readonly Access[]) => Access[];
+}
+
+const dropped = (label: RegExp): GateMutation => ({ label, access: () => [] });
+const asRead = (label: RegExp): GateMutation => ({ label, access: (d) => d.map((a) => ({ ...a, mode: 'read' as const })) });
+const asCard = (label: RegExp): GateMutation => ({ label, access: () => [{ key: 'card', mode: 'write' }] });
+
+/** The adapter, its worlds' gates changed by `mutation` (and, where asked, their declarations where they happen dropped). */
+function mutated(adapter: Adapter, mutation: GateMutation | undefined, noDeclare = false): Adapter {
+  return {
+    ...adapter,
+    createWorld: (env) =>
+      adapter.createWorld({
+        ...env,
+        gate: (turn, label, options: GateOptions = {}) =>
+          env.gate(turn, label, mutation?.label.test(label) && options.access ? { ...options, access: mutation.access(options.access) } : options),
+        ...(noDeclare ? { declare: () => {} } : {}),
+      }),
+  };
+}
+
+type Outcome = Record<string, string>;
+
+async function outcome(adapter: Adapter, wiring: string, store: string, scenario: ScenarioId): Promise<Outcome> {
+  const cell = await exploreCell({ adapter, wiring, store, scenario: SCENARIOS.get(scenario)! });
+  return Object.fromEntries(cell.verdicts.map((v) => [v.property, `${v.verdict} ${v.counterexample?.steps ?? ''} ${v.reason ?? ''}`.trim()]));
+}
+
+/** What killed the mutant, or 'nothing'. */
+function killer(original: Outcome, mutant: Outcome): 'declarations' | 'verdict' | 'nothing' {
+  if (Object.values(mutant).some((v) => v.includes('declared accesses do not cover'))) return 'declarations';
+  return JSON.stringify(original) === JSON.stringify(mutant) ? 'nothing' : 'verdict';
+}
+
+interface Mutant {
+  readonly name: string;
+  readonly adapter: () => Promise<Adapter>;
+  readonly wiring: string;
+  readonly scenario: ScenarioId;
+  readonly store?: string;
+  readonly mutation?: GateMutation;
+  readonly noDeclare?: boolean;
+  readonly killedBy: 'declarations' | 'verdict';
+}
+
+const once = <T>(make: () => Promise<T>) => {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+};
+const reference = async () => referenceAdapter;
+const langgraph = once(async () => langgraphAdapter(await langgraphLib(1)));
+const ai = once(async () => aiSdkAdapter(await aiLib(7)));
+const agents = once(async () => openaiAgentsAdapter(await agentsLib('0.20')));
+const mastra = once(async () => mastraAdapter(await mastraLib('1.71')));
+
+const MUTANTS: readonly Mutant[] = [
+  { name: 'reference: a store write declared as a read', adapter: reference, wiring: 'after-snapshot', scenario: 'double-resume', mutation: asRead(/^store\.write/), killedBy: 'declarations' },
+  { name: 'reference: a store write declared as a card', adapter: reference, wiring: 'before-fresh', scenario: 'double-resume', mutation: asCard(/^store\.write/), killedBy: 'declarations' },
+  { name: 'reference: the store read declares nothing', adapter: reference, wiring: 'before-fresh', scenario: 'double-resume', mutation: dropped(/^store\.read/), killedBy: 'declarations' },
+  { name: 'reference: the lock declares nothing', adapter: reference, wiring: 'after-snapshot-serial', scenario: 'double-resume', mutation: dropped(/^store\.(un)?lock/), killedBy: 'declarations' },
+  { name: 'langgraph: a checkpoint put declared as a read', adapter: langgraph, wiring: 'interrupt-node', scenario: 'double-resume', mutation: asRead(/^checkpoint\.put\(/), killedBy: 'declarations' },
+  { name: 'langgraph: a task write declared as a read', adapter: langgraph, wiring: 'interrupt-node', scenario: 'double-resume', mutation: asRead(/^checkpoint\.putWrites/), killedBy: 'declarations' },
+  { name: 'langgraph: the checkpoint read declares nothing', adapter: langgraph, wiring: 'interrupt-node', scenario: 'double-resume', mutation: dropped(/^checkpoint\.getTuple/), killedBy: 'declarations' },
+  { name: 'ai: the chat save declared as a read', adapter: ai, wiring: 'native-approval', scenario: 'double-resume', mutation: asRead(/^chat\.save/), killedBy: 'declarations' },
+  { name: 'ai: the chat load declares nothing', adapter: ai, wiring: 'native-approval', scenario: 'double-resume', mutation: dropped(/^chat\.load/), killedBy: 'declarations' },
+  { name: 'openai-agents: the state save declared as a read', adapter: agents, wiring: 'run-state', scenario: 'double-resume', mutation: asRead(/^state\.save/), killedBy: 'declarations' },
+  { name: 'openai-agents: the state load declares nothing', adapter: agents, wiring: 'run-state', scenario: 'double-resume', mutation: dropped(/^state\.load/), killedBy: 'declarations' },
+  { name: 'mastra: a run read declares nothing', adapter: mastra, wiring: 'agent-approval', scenario: 'double-resume', mutation: dropped(/^(loadWorkflowSnapshot|getWorkflowRunById)/), killedBy: 'declarations' },
+  { name: 'mastra: a snapshot write declared as a read', adapter: mastra, wiring: 'agent-approval', scenario: 'double-resume', mutation: asRead(/^(persistWorkflowSnapshot|updateWorkflowState)/), killedBy: 'declarations' },
+  { name: 'mastra: re-reads after another gate left undeclared', adapter: mastra, wiring: 'agent-approval', scenario: 'double-resume', noDeclare: true, killedBy: 'declarations' },
+  { name: "guard: the guard record's compare-and-set declared as a read", adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: asRead(/^guard\.replace/), killedBy: 'declarations' },
+  { name: "guard: the guard record's read declares nothing", adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: dropped(/^guard\.get/), killedBy: 'declarations' },
+];
+
+describe('every mutant is killed', () => {
+  it.each(MUTANTS.map((m) => [m.name, m] as const))('%s', async (_name, m) => {
+    const adapter = await m.adapter();
+    const store = m.store ?? 'memory';
+    const original = await outcome(adapter, m.wiring, store, m.scenario);
+    const mutant = await outcome(mutated(adapter, m.mutation, m.noDeclare), m.wiring, store, m.scenario);
+    expect(killer(original, mutant)).toBe(m.killedBy);
+  });
+});
+
+describe("the guard's spend skipped: its compare-and-set made a blind write", () => {
+  const replace = MemoryGuardStore.prototype.replace;
+  afterEach(() => {
+    MemoryGuardStore.prototype.replace = replace;
+  });
+  const blind = () => {
+    // Writes whatever version the record has now: the spend no longer checks that nobody spent it meanwhile.
+    MemoryGuardStore.prototype.replace = async function (this: MemoryGuardStore, next, _expected) {
+      const now = await this.get(next.id);
+      return replace.call(this, next, now?.version ?? -1);
+    };
+  };
+
+  it('is not seen against a backend that honours the idempotency key (why both backends run)', async () => {
+    const original = await outcome(referenceAdapter, 'guarded-after-snapshot', 'memory', 'double-resume');
+    blind();
+    expect(killer(original, await outcome(referenceAdapter, 'guarded-after-snapshot', 'memory', 'double-resume'))).toBe('nothing');
+  });
+
+  it('is killed against a backend that ignores it: the effect runs twice', async () => {
+    const original = await outcome(referenceAdapter, 'guarded-after-snapshot', 'memory', 'double-resume-no-keys');
+    blind();
+    const mutant = await outcome(referenceAdapter, 'guarded-after-snapshot', 'memory', 'double-resume-no-keys');
+    expect(killer(original, mutant)).toBe('verdict');
+    expect(mutant['at-most-once']).toMatch(/^fail/);
+  });
+});
+
+describe("the reference runtime's fresh read skipped: a fresh-view wiring checks the restored snapshot", () => {
+  // Calibration holds each wiring to the design model's verdicts and shortest traces: a wiring that skips its fresh
+  // read has the verdicts or the lengths of the snapshot wiring, not its own.
+  it.each([...WIRINGS].filter(([, s]) => s.freshView && s.spendMode !== 'cas').map(([id]) => id))('%s', async (wiring) => {
+    const skipped: Adapter = { ...referenceAdapter, createWorld: (env) => referenceAdapter.createWorld({ ...env, wiring: wiring.replace('fresh', 'snapshot') }) };
+    const original = await outcome(referenceAdapter, wiring, 'memory', 'double-resume');
+    expect(killer(original, await outcome(skipped, wiring, 'memory', 'double-resume'))).toBe('verdict');
+  });
+});
