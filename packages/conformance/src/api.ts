@@ -42,6 +42,8 @@ export interface RunOptions {
   readonly maxSchedules?: number;
   /** The explorer's reductions: all but `bound` (true, the default), none (false), or these. */
   readonly reduce?: boolean | readonly Reduction[];
+  /** Also check every release's changes of the world's state against its declaration (`--check-contents`). */
+  readonly checkContents?: boolean;
   /** A PostgreSQL server for the `postgres` store. */
   readonly postgres?: string;
   /** No progress lines (default true). With false, progress goes to `stderr`. */
@@ -88,6 +90,7 @@ export function runArgs(options: RunOptions): string[] {
   number('max-schedules', options.maxSchedules);
   if (options.reduce === false) args.push('--no-reduce');
   else if (Array.isArray(options.reduce)) list('reduce', options.reduce.length === 0 ? 'none' : options.reduce);
+  if (options.checkContents) args.push('--check-contents');
   if (options.postgres !== undefined) args.push('--postgres', options.postgres);
   if (options.quiet ?? true) args.push('--quiet');
   return args;

@@ -52,6 +52,10 @@ const ROWS: [command: string, code: number, args: () => string[]][] = [
   ['merge', 2, () => [at('one.json'), '--out', at('not-merged')]],
   ['report', 0, () => [at('one.json'), '--out', at('report')]],
   ['report', 2, () => [at('corrupt.json'), '--out', at('no-report')]],
+  ['audit', 0, () => ['--framework', 'reference', '--cells', '1', '--seed', '5', '--cap', '50', '--samples', '5', '--quiet']],
+  ['audit', 1, () => ['--framework', 'misdeclared', '--cells', '1', '--quiet']],
+  ['audit', 2, () => ['--cells', '0']],
+  ['audit', 3, () => ['--framework', 'uninstallable', '--quiet']],
 ];
 
 describe('exit codes', () => {

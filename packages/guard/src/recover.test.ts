@@ -48,6 +48,17 @@ describe('redeliver and recover', () => {
     expect(await guard.status('a1')).toMatchObject({ outcome: 'unknown' });
   });
 
+  it('for a tool that takes no key, settles what a gone process left pending as unknown, and never delivers it again', async () => {
+    const guard = await approved();
+    const ticket = await guard.spend('a1', action, 'w1', { owner: 'p1' });
+    const backend = tool();
+    await backend.deliver(ticket); // p1 delivered, then died before it settled
+    expect(await guard.recover('a1', 'p2')).toBe('unknown');
+    expect(await guard.recover('a1', 'p3')).toBe('unknown');
+    expect(backend.deliveries).toBe(1);
+    expect(await guard.status('a1')).toMatchObject({ state: 'spent', outcome: 'unknown' });
+  });
+
   it('recovers what a process that is gone left pending: the same key again, not a new spend', async () => {
     const guard = await approved();
     const ticket = await guard.spend('a1', action, 'w1', { owner: 'p1' });

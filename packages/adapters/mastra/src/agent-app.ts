@@ -3,7 +3,7 @@
 // request continues the run with `approveToolCallGenerate({ runId, toolCallId })` (or declines it), and the app
 // tells the user what the run's tool results say ran.
 import type { Action, Answer } from '@approval-conformance/core';
-import { refused, showCard, tellOutcome, USER_MESSAGE, type Shows } from './app.js';
+import { refused, showCard, tellOutcome, tellUnreturned, USER_MESSAGE, type Shows } from './app.js';
 import { inRequest } from './context.js';
 import { actionOf } from './model.js';
 import { doneOutput, needsApproval } from './tools.js';
@@ -40,6 +40,7 @@ function toolResults(result: Any): { approvalId: string; toolName: string; ran: 
 /** Shows what a generate result asks for or did: the outcome of each approved call, then a card it suspended on. */
 async function show(app: AgentApp, turn: string, result: Any) {
   for (const r of toolResults(result)) if (needsApproval(r.toolName)) await tellOutcome(app, turn, r.approvalId, r.ran);
+  await tellUnreturned(app, turn);
   const pending = suspendedOn(result);
   if (!pending) return undefined;
   app.runs.set(pending.approvalId, pending.runId);

@@ -47,10 +47,28 @@ export async function tellOutcome(app: Shows, turn: string, approvalId: string, 
 }
 
 /**
+ * Guarded: tells what the guard says became of calls the framework returned no result for (the tool threw, as a
+ * guarded tool does when its outcome is unknown), so that no outcome the guard settled goes untold.
+ */
+export async function tellUnreturned(app: Shows, turn: string): Promise<void> {
+  if (!app.guard) return;
+  for (const [approvalId, left] of currentRequest().outcomes) {
+    for (const outcome of left.splice(0)) {
+      const says = guardedSays(outcome);
+      if (says) await app.connections.disclose(turn, approvalId, says);
+    }
+  }
+}
+
+/**
  * Mastra refusing a resume before anything ran (no suspended run, a run not suspended, a resume already claimed):
  * the app answers with an error and says nothing about the action. Guarded, it asks the guard what became of the
- * approval, and tells the user it happened if the guard's record says it ran.
+ * approval, and tells the user it happened if the guard's record says it ran, or that it may have if the record
+ * cannot say (a process died between the effect and its outcome, and the tool takes no key to ask it again).
  */
 export async function refused(app: Shows, turn: string, approvalId: string): Promise<void> {
-  if (app.guard && (await app.guard().recover(turn, approvalId)) === 'ran') await app.connections.disclose(turn, approvalId, 'happened');
+  if (!app.guard) return;
+  const recovered = await app.guard().recover(turn, approvalId);
+  const says = recovered === 'ran' ? 'happened' : recovered === 'unknown' ? 'unknown' : undefined;
+  if (says) await app.connections.disclose(turn, approvalId, says);
 }

@@ -15,6 +15,7 @@ import { planTargets, runPool, type Target } from '../matrix/pool.js';
 import { unitKey } from '../matrix/protocol.js';
 import { publishedResults } from '../published.js';
 import { readResults, writeResults, type ResultCell } from '../results.js';
+import { RunFailure } from '../run-failure.js';
 import { UsageError } from '../usage-error.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
 import type { Command, Io } from './command.js';
@@ -88,7 +89,7 @@ async function population(specs: readonly string[] | undefined, jobs: number, lo
       const plans = await planTargets(missing, { jobs, timeoutMs: undefined, filters: { scenarios: [...SCENARIOS.keys()] }, options: {}, strictFilters: false });
       for (const t of missing) {
         const plan = plans.get(`${t.framework}@${t.version}`)!;
-        if ('error' in plan) throw new UsageError(`${t.framework}@${t.version} could not be loaded to list its cells: ${plan.error}`);
+        if ('error' in plan) throw new RunFailure(`${t.framework}@${t.version} could not be loaded to list its cells: ${plan.error}`);
         for (const u of plan.units) chosen.push({ framework: t.framework, version: t.version, wiring: u.wiring, store: u.store, scenario: u.scenario, judged: true });
       }
     }
@@ -103,7 +104,14 @@ async function population(specs: readonly string[] | undefined, jobs: number, lo
 }
 
 /** Runs `units` of one framework version with `options`, one worker, and returns their cells. */
-async function runUnits(target: Target, units: readonly AuditUnit[], options: ExploreOptions, timeoutS: number, log: (line: string) => void): Promise<ResultCell[]> {
+async function runUnits(
+  target: Target,
+  units: readonly AuditUnit[],
+  options: ExploreOptions,
+  timeoutS: number,
+  log: (line: string) => void,
+  unloaded: string[],
+): Promise<ResultCell[]> {
   const cells: ResultCell[] = [];
   await runPool(
     [{ ...target, units: units.map(unitKey) }],
@@ -122,7 +130,7 @@ async function runUnits(target: Target, units: readonly AuditUnit[], options: Ex
         cells.push(...found);
       },
       failed(_target, reason) {
-        log(`${target.framework}@${target.version} could not be loaded: ${reason}`);
+        unloaded.push(`${target.framework}@${target.version}: ${reason}`);
       },
       log(_target, line) {
         log(`${target.framework}@${target.version}: ${line}`);
@@ -183,6 +191,7 @@ export const auditCommand: Command = {
     const runs = { reduced: [] as ResultCell[], unreduced: [] as ResultCell[], sampled: [] as ResultCell[] };
     const audits: CellAudit[] = [];
     const skipped: AuditUnit[] = [];
+    const unloaded: string[] = [];
     const started = performance.now();
     const env = await environment();
     const save = async () => {
@@ -192,10 +201,12 @@ export const auditCommand: Command = {
     const auditGroup = async (key: string, units: AuditUnit[]) => {
       const at = key.lastIndexOf('@');
       const target: Target = { framework: key.slice(0, at), version: key.slice(at + 1), spec: key };
-      const reduced = await runUnits(target, units, { mode: 'exhaustive', reduce: true }, timeoutS, log);
-      const unreduced = await runUnits(target, units, { mode: 'exhaustive', reduce: false, maxSchedules: cap }, timeoutS, log);
+      const run = (list: readonly AuditUnit[], options: ExploreOptions) => runUnits(target, list, options, timeoutS, log, unloaded);
+      const reduced = await run(units, { mode: 'exhaustive', reduce: true });
+      if (unloaded.some((line) => line.startsWith(`${key}:`))) return;
+      const unreduced = await run(units, { mode: 'exhaustive', reduce: false, maxSchedules: cap });
       const unfinished = units.filter((u) => !cellsOf(unreduced, u).every((c) => c.exhaustive));
-      const sampled = unfinished.length > 0 ? await runUnits(target, unfinished, { mode: 'sampled', samples, seed }, timeoutS, log) : [];
+      const sampled = unfinished.length > 0 ? await run(unfinished, { mode: 'sampled', samples, seed }) : [];
       runs.reduced.push(...reduced);
       runs.unreduced.push(...unreduced);
       runs.sampled.push(...sampled);
@@ -220,6 +231,10 @@ export const auditCommand: Command = {
     });
     await Promise.all(lanes);
 
+    if (unloaded.length > 0) {
+      io.err(`approval-conformance: could not audit ${unloaded.join('; ')}.\n`);
+      return EXIT.incomplete;
+    }
     const code = report(io, audits, skipped, outDir, values.out !== undefined, seed, budgetS);
     // A temporary folder is kept only when it holds a difference to replay.
     if (values.out === undefined && code === EXIT.done) await rm(outDir, { recursive: true, force: true });

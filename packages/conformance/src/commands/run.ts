@@ -99,6 +99,11 @@ Options:
                      none, or --no-reduce: every schedule to its end. Every
                      choice gives the same verdicts and shortest lengths;
                      only the time and the schedule counts differ
+  --check-contents   also read each world's state around every release and
+                     make a cell error when a release changed what its gate
+                     did not declare (tests and 'audit' always do; it costs
+                     about 15% more, so runs leave it out by default: the
+                     declared events and store calls are checked either way)
   --quiet            no progress on stderr
   --verbose          also a line on stderr as each unit ends: its schedules,
                      time and verdicts
@@ -174,6 +179,7 @@ export const runCommand: Command = {
       'max-schedules': { type: 'string' },
       reduce: { type: 'string' },
       'no-reduce': { type: 'boolean' },
+      'check-contents': { type: 'boolean' },
       metadata: { type: 'string' },
       quiet: { type: 'boolean' },
       verbose: { type: 'boolean' },
@@ -199,6 +205,7 @@ export const runCommand: Command = {
         ? {}
         : { maxSchedules: positiveInteger('--max-schedules', values['max-schedules'], 1) }),
       reduce: reductionsArg(values.reduce, values['no-reduce']),
+      checkContents: values['check-contents'] ?? false,
     };
     const jobs = positiveInteger('--jobs', values.jobs, availableParallelism(), 1);
     const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S, 1);

@@ -44,7 +44,27 @@ function flipping(version: string): Adapter {
   return { ...referenceAdapter, framework: 'flipping', version, wirings: [{ id: 'only', description: wiring }], stores: ['memory'], applicability: () => ({ applicable: true }), createWorld: (env) => referenceAdapter.createWorld({ ...env, wiring }) };
 }
 
+/** The reference's after-snapshot, but its store writes declared as reads: the reductions cannot be trusted on it. */
+function misdeclared(version: string): Adapter {
+  return {
+    ...referenceAdapter,
+    framework: 'misdeclared',
+    version,
+    wirings: [{ id: 'only', description: 'after-snapshot, writes declared as reads' }],
+    stores: ['memory'],
+    applicability: () => ({ applicable: true }),
+    createWorld: (env) =>
+      referenceAdapter.createWorld({
+        ...env,
+        wiring: 'after-snapshot',
+        gate: (turn, label, options = {}) =>
+          env.gate(turn, label, label.startsWith('store.write') ? { ...options, access: options.access?.map((a) => ({ ...a, mode: 'read' as const })) } : options),
+      }),
+  };
+}
+
 export const FRAMEWORKS: Framework[] = [
+  { name: 'misdeclared', ...base, shape: async () => ({ wirings: ['only'], stores: ['memory'] }), load: async (version) => ({ adapter: misdeclared(version), packages: { misdeclared: version } }) },
   {
     name: 'flipping',
     npm: 'flipping',
