@@ -5,7 +5,7 @@
 // what the unmutated subject gives (what `audit` compares: the unreduced explorer ignores declarations). A mutant
 // nothing catches is a hole in the suite's trust, and fails here.
 import { afterEach, describe, expect, it } from 'vitest';
-import { exploreCell, SCENARIOS, type Access, type Adapter, type GateOptions, type ScenarioId } from '@approval-conformance/core';
+import { exploreCell, GatedAppRecord, SCENARIOS, type Access, type Adapter, type GateOptions, type ScenarioId } from '@approval-conformance/core';
 import { MemoryGuardStore } from '@approval-conformance/guard';
 import { referenceAdapter, WIRINGS } from '@approval-conformance/adapter-reference';
 import { langgraphAdapter, pinnedLib as langgraphLib } from '@approval-conformance/adapter-langgraph';
@@ -83,6 +83,7 @@ const MUTANTS: readonly Mutant[] = [
   { name: 'ai: the chat load declares nothing', adapter: ai, wiring: 'native-approval', scenario: 'double-resume', mutation: dropped(/^chat\.load/), killedBy: 'declarations' },
   { name: 'openai-agents: the state save declared as a read', adapter: agents, wiring: 'run-state', scenario: 'double-resume', mutation: asRead(/^state\.save/), killedBy: 'declarations' },
   { name: 'openai-agents: the state load declares nothing', adapter: agents, wiring: 'run-state', scenario: 'double-resume', mutation: dropped(/^state\.load/), killedBy: 'declarations' },
+  { name: "openai-agents: the server-owned request's take declared as a read", adapter: agents, wiring: 'server-owned-state', scenario: 'double-resume', mutation: asRead(/^requests\.take/), killedBy: 'declarations' },
   { name: 'mastra: a run read declares nothing', adapter: mastra, wiring: 'agent-approval', scenario: 'double-resume', mutation: dropped(/^(loadWorkflowSnapshot|getWorkflowRunById)/), killedBy: 'declarations' },
   { name: 'mastra: a snapshot write declared as a read', adapter: mastra, wiring: 'agent-approval', scenario: 'double-resume', mutation: asRead(/^(persistWorkflowSnapshot|updateWorkflowState)/), killedBy: 'declarations' },
   { name: 'mastra: re-reads after another gate left undeclared', adapter: mastra, wiring: 'agent-approval', scenario: 'double-resume', noDeclare: true, killedBy: 'declarations' },
@@ -135,5 +136,29 @@ describe("the reference runtime's fresh read skipped: a fresh-view wiring checks
     const skipped: Adapter = { ...referenceAdapter, createWorld: (env) => referenceAdapter.createWorld({ ...env, wiring: wiring.replace('fresh', 'snapshot') }) };
     const original = await outcome(referenceAdapter, wiring, 'memory', 'double-resume');
     expect(killer(original, await outcome(skipped, wiring, 'memory', 'double-resume'))).toBe('verdict');
+  });
+});
+
+describe("the server-owned state's take split: the request read, then deleted after an await (what the guide warns against)", () => {
+  const update = GatedAppRecord.prototype.update;
+  afterEach(() => {
+    GatedAppRecord.prototype.update = update;
+  });
+
+  it.each(['memory', 'sqlite'])('is killed on %s: both decisions take the request, and the effect runs twice', async (store) => {
+    const adapter = await agents();
+    const original = await outcome(adapter, 'server-owned-state', store, 'double-resume');
+    expect(original['at-most-once']).toMatch(/^pass/);
+    // The take becomes a load and, at a gate of its own, a write of what the load saw with the request removed.
+    GatedAppRecord.prototype.update = async function (this: GatedAppRecord<unknown>, turn, name, change, options) {
+      if (name !== 'take') return update.call(this, turn, name, change, options);
+      const seen = await this.load(turn);
+      const { value, result } = change(seen);
+      if (value !== undefined) await this.save(turn, value);
+      return result;
+    } as typeof update;
+    const mutant = await outcome(adapter, 'server-owned-state', store, 'double-resume');
+    expect(killer(original, mutant)).toBe('verdict');
+    expect(mutant['at-most-once']).toMatch(/^fail/);
   });
 });

@@ -44,7 +44,7 @@ export interface ResultTarget {
   /** How many units the version has under the run's options (with the finished cells, how many are left). */
   readonly units?: number;
   /** The version's wirings: what each is, and which the docs show first (results before 2026-12 lack them). */
-  readonly wirings?: readonly { readonly id: string; readonly description: string; readonly docsDefault?: true }[];
+  readonly wirings?: readonly { readonly id: string; readonly description: string; readonly docsDefault?: true; readonly remedy?: string }[];
   /** Set when the version could not be installed or imported: every cell of it is then an error. */
   readonly error?: string;
 }

@@ -17,10 +17,20 @@ export interface WiringInfo {
    * safest wiring. Where several are marked (one per release line), the first that runs on a version is its default.
    */
   readonly docsDefault?: true;
+  /**
+   * The framework's own fix for what its default pattern breaks, as its docs or examples show it: the page it comes
+   * from (a URL). The reports set it beside the docs' default and the guarded wiring.
+   */
+  readonly remedy?: string;
 }
 
 /** A wiring as results and reports carry it: plain data, without whatever else an adapter keeps on it. */
-export const wiringInfo = ({ id, description, docsDefault }: WiringInfo): WiringInfo => ({ id, description, ...(docsDefault ? { docsDefault } : {}) });
+export const wiringInfo = ({ id, description, docsDefault, remedy }: WiringInfo): WiringInfo => ({
+  id,
+  description,
+  ...(docsDefault ? { docsDefault } : {}),
+  ...(remedy ? { remedy } : {}),
+});
 
 export type Applicability = { readonly applicable: true } | { readonly applicable: false; readonly reason: string };
 

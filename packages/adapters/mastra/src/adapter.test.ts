@@ -18,8 +18,14 @@ const cell = async (line: PinnedLine, wiring: string, scenario: string, store = 
   exploreCell({ adapter: await load(line), wiring, store, scenario: SCENARIOS.get(scenario as never)! });
 
 describe('feature detection', () => {
-  it.each(['1.71' as const, '1.0' as const])('finds that %s runs both patterns by trying them', async (line) => {
-    expect(await detectFeatures(await pinnedLib(line))).toEqual({ agentApproval: true, workflowSuspend: true });
+  it('finds that 1.71 runs both patterns and blocks a call from a beforeToolCall hook, by trying them', async () => {
+    expect(await detectFeatures(await pinnedLib('1.71'))).toEqual({ agentApproval: true, workflowSuspend: true, toolHooks: true });
+  });
+
+  it('finds that 1.0 runs both patterns, and that its agents have no tool hooks', async () => {
+    const features = await detectFeatures(await pinnedLib('1.0'));
+    expect(features).toMatchObject({ agentApproval: true, workflowSuspend: true, toolHooks: false });
+    expect((await load('1.0')).applicability(SCENARIOS.get('double-resume')!.id, 'one-time-approval', 'memory')).toMatchObject({ applicable: false });
   });
 });
 
@@ -41,6 +47,27 @@ describe.each([{ line: '1.71' as const }, { line: '1.0' as const }])('@mastra/co
 
   it('refuses a second approval once the run completed: at most once on replay', async () => {
     expect(verdicts((await cell(line, 'agent-approval', 'replay')).verdicts)['at-most-once']).toBe('pass');
+  });
+});
+
+describe("the docs' one-time approval consumed in beforeToolCall (the framework's own fix), on 1.71", () => {
+  it('blocks a call whose arguments the holder of the storage edited after the user reviewed them', async () => {
+    const way = { gate: 'holder:1', choice: 0 };
+    const adapter = await load('1.71');
+    expect((await judgeWay({ adapter, wiring: 'one-time-approval', scenario: 'tamper' }, way, 'integrity')).holds).toBe(true);
+  });
+
+  it('runs a doubly approved call twice: each click adds the fingerprint again before its run consumes it', async () => {
+    const result = await cell('1.71', 'one-time-approval', 'double-resume');
+    expect(result.exhausted).toBe(true);
+    expect(verdicts(result.verdicts)['at-most-once']).toBe('fail');
+    const amo = result.verdicts.find((v) => v.property === 'at-most-once')!.counterexample!;
+    expect(amo.story.filter((l) => l.includes('effect applied'))).toHaveLength(2);
+  });
+
+  it('says where it comes from', async () => {
+    const wiring = (await load('1.71')).wirings.find((w) => w.id === 'one-time-approval')!;
+    expect(wiring.remedy).toMatch(/^https:\/\/mastra\.ai\/docs\/agents\/human-in-the-loop#/);
   });
 });
 

@@ -6,6 +6,7 @@ import type { Action, Answer } from '@approval-conformance/core';
 import { refused, showCard, tellOutcome, tellUnreturned, USER_MESSAGE, type Shows } from './app.js';
 import { inRequest } from './context.js';
 import { actionOf } from './model.js';
+import { actionFingerprint, type OneTimeApprovals } from './one-time.js';
 import { doneOutput, needsApproval } from './tools.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -17,14 +18,19 @@ export interface AgentApp extends Shows {
   /** The run id the client holds for each card it was shown. */
   readonly runs: Map<string, string>;
   readonly nextRunId: () => string;
+  /** The docs' one-time approvals (one-time-approval): the Set of the process that serves `turn`. */
+  readonly oneTime?: (turn: string) => OneTimeApprovals;
+  /** The fingerprint of the call each card showed, as the client reviewed it (one-time-approval). */
+  readonly fingerprints?: Map<string, string>;
 }
 
 /** The call a generate result is suspended on, if any. */
-function suspendedOn(result: Any): { approvalId: string; action: Action; runId: string } | undefined {
+function suspendedOn(result: Any): { approvalId: string; action: Action; runId: string; fingerprint: string } | undefined {
   if (result?.finishReason !== 'suspended') return undefined;
   const payload = result.suspendPayload?.requireToolApproval ?? result.suspendPayload;
   if (typeof payload?.toolCallId !== 'string') return undefined;
-  return { approvalId: payload.toolCallId, action: actionOf(payload.toolName, payload.args), runId: result.runId };
+  const fingerprint = actionFingerprint(payload.toolName, payload.args);
+  return { approvalId: payload.toolCallId, action: actionOf(payload.toolName, payload.args), runId: result.runId, fingerprint };
 }
 
 /** Each tool result in a generate result: its call, and whether its output says the action ran. */
@@ -44,6 +50,7 @@ async function show(app: AgentApp, turn: string, result: Any) {
   const pending = suspendedOn(result);
   if (!pending) return undefined;
   app.runs.set(pending.approvalId, pending.runId);
+  app.fingerprints?.set(pending.approvalId, pending.fingerprint);
   return (await showCard(app, turn, pending.approvalId, pending.action)) ? pending : undefined;
 }
 
@@ -63,6 +70,9 @@ export function resume(app: AgentApp, turn: string, answer: Answer): Promise<voi
     if (runId === undefined) return;
     const agent = app.agent(turn);
     const call = { runId, toolCallId: answer.approvalId };
+    // One-time approval: the reviewed call's fingerprint goes into the process's Set before the run continues.
+    const fingerprint = app.fingerprints?.get(answer.approvalId);
+    if (answer.approved && app.oneTime && fingerprint !== undefined) await app.oneTime(turn).add(turn, fingerprint);
     let result: Any;
     try {
       result = answer.approved ? await agent.approveToolCallGenerate(call) : await agent.declineToolCallGenerate(call);

@@ -13,6 +13,9 @@ export interface Features {
   readonly agentProblem?: string;
   readonly workflowSuspend: boolean;
   readonly workflowProblem?: string;
+  /** An agent's `hooks.beforeToolCall` runs before an approved call and can block it (`proceed: false`). */
+  readonly toolHooks: boolean;
+  readonly toolHooksProblem?: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -67,6 +70,24 @@ async function probeAgent(lib: MastraLib, storage: Any): Promise<string | undefi
   return undefined;
 }
 
+/** An agent-level `beforeToolCall` hook that blocks the approved call: the tool must not run, the hook must. */
+async function probeToolHooks(lib: MastraLib, storage: Any): Promise<string | undefined> {
+  const { z } = lib.zod;
+  let ran = 0;
+  let hooked = 0;
+  const probe = lib.tools['createTool']({ id: 'probe', description: 'probe', inputSchema: z.object({}), requireApproval: true, execute: async () => `ran ${++ran}` });
+  const beforeToolCall = () => (hooked++, { proceed: false, output: 'blocked' });
+  const agent = new lib.agent['Agent']({ id: 'probe', name: 'probe', instructions: 'probe', model: probeModel(), tools: { probe }, hooks: { beforeToolCall } });
+  const mastra = new lib.mastra['Mastra']({ agents: { probe: agent }, storage, logger: false });
+  const a = mastra.getAgent('probe');
+  if (typeof a.approveToolCallGenerate !== 'function') return 'no approveToolCallGenerate';
+  const first = await a.generate('probe');
+  await a.approveToolCallGenerate({ runId: first.runId, toolCallId: 'probe-1' });
+  if (hooked === 0) return 'the agent never called its beforeToolCall hook';
+  if (ran !== 0) return 'the tool ran although its beforeToolCall hook said proceed: false';
+  return undefined;
+}
+
 async function probeWorkflow(lib: MastraLib, storage: Any): Promise<string | undefined> {
   const { createWorkflow, createStep } = lib.workflows;
   if (typeof createWorkflow !== 'function' || typeof createStep !== 'function') return 'no createWorkflow/createStep';
@@ -109,11 +130,14 @@ export async function detectFeatures(lib: MastraLib): Promise<Features> {
   try {
     const agentProblem = await attempt(probeAgent);
     const workflowProblem = await attempt(probeWorkflow);
+    const toolHooksProblem = agentProblem ?? (await attempt(probeToolHooks));
     return {
       agentApproval: agentProblem === undefined,
       ...(agentProblem ? { agentProblem } : {}),
       workflowSuspend: workflowProblem === undefined,
       ...(workflowProblem ? { workflowProblem } : {}),
+      toolHooks: toolHooksProblem === undefined,
+      ...(toolHooksProblem ? { toolHooksProblem } : {}),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

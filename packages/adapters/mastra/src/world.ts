@@ -7,6 +7,7 @@ import * as agentApp from './agent-app.js';
 import { openGuardRecords } from './guard-store.js';
 import type { MastraLib } from './lib.js';
 import { buildModel, type Brain } from './model.js';
+import { OneTimeApprovals } from './one-time.js';
 import { AGENT_LOOP, agentPending, workflowPending } from './record.js';
 import { gateWorkflows, RecordBook, RunNames, workflowsDomain, type RawWorkflows } from './storage.js';
 import { openStorage, processes, processOf, storeKind } from './stores.js';
@@ -27,6 +28,8 @@ interface Process {
   readonly storage: Any;
   /** The Mastra instance, whose module-level hooks are released when the process goes. */
   readonly mastra: Any;
+  /** one-time-approval: the process's Set of approved fingerprints, which its agent's beforeToolCall hook consumes. */
+  readonly oneTime?: OneTimeApprovals;
 }
 
 /** Numbers each world, for its run ids (see `RunNames`). */
@@ -63,24 +66,27 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
     declare: env.declare,
   };
 
-  async function start(): Promise<Process> {
+  async function start(index: number): Promise<Process> {
     const storage: Any = openStorage(lib, kind, env.scratchDir);
     await external(Promise.resolve(storage.init?.()));
     const raw = gateWorkflows(await external(workflowsDomain(storage)), book, trace);
+    // The docs put the hook on the agent: a run's own hooks would not reach the request that approves.
+    const oneTime = wiring.oneTime ? new OneTimeApprovals(env, index) : undefined;
     const agent = new lib.agent['Agent']({
       id: 'assistant',
       name: 'assistant',
       instructions: 'Do what the user asks with the tools.',
       model: buildModel(brain),
       tools: buildTools(lib, effects),
+      ...(oneTime ? { hooks: { beforeToolCall: oneTime.beforeToolCall } } : {}),
     });
     const workflow = workflowApp.buildWorkflow(lib, brain, effects);
     const mastra = new lib.mastra['Mastra']({ agents: { assistant: agent }, workflows: { [workflowApp.WORKFLOW]: workflow }, storage, logger: false });
-    return { agent: mastra.getAgent('assistant'), workflow: mastra.getWorkflow(workflowApp.WORKFLOW), raw, storage, mastra };
+    return { agent: mastra.getAgent('assistant'), workflow: mastra.getWorkflow(workflowApp.WORKFLOW), raw, storage, mastra, ...(oneTime ? { oneTime } : {}) };
   }
   const startAll = async () => {
     const started: Process[] = [];
-    for (let i = 0; i < processes(kind); i++) started.push(await start());
+    for (let i = 0; i < processes(kind); i++) started.push(await start(i));
     return started;
   };
   let procs = await startAll();
@@ -88,7 +94,14 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
 
   const shows = { connections: env.connections, ...(guard ? { guard } : {}) };
   const nextRunId = () => `run-${++runCount}.${world}`;
-  const agentSide: agentApp.AgentApp = { ...shows, agent: (turn) => proc(turn).agent, runs, nextRunId };
+  const fingerprints = new Map<string, string>();
+  const agentSide: agentApp.AgentApp = {
+    ...shows,
+    agent: (turn) => proc(turn).agent,
+    runs,
+    nextRunId,
+    ...(wiring.oneTime ? { oneTime: (turn: string) => proc(turn).oneTime!, fingerprints } : {}),
+  };
   const workflowSide: workflowApp.WorkflowApp = { ...shows, workflow: (turn) => proc(turn).workflow, runs, nextRunId };
   const rowsOf = wiring.protocol === 'agent' ? [AGENT_LOOP, 'executionWorkflow'] : [workflowApp.WORKFLOW];
 
@@ -119,7 +132,8 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
         const key = `${guarded ? 'app' : 'record'}:${trace.names.peek(row.runId)}`;
         runs[key] = `${runs[key] ?? ''}${row.workflowName}:${JSON.stringify(row.snapshot)};`;
       }
-      return { ...runs, ...(await guarded?.contents()) };
+      const sets = Object.assign({}, ...procs.map((p) => p.oneTime?.contents() ?? {}));
+      return { ...runs, ...sets, ...(await guarded?.contents()) };
     },
 
     // InMemoryStore keeps the snapshot object a persist hands it, and the workflow engine goes on changing that
@@ -145,6 +159,7 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
         rows: await procs[0]!.raw.dump(),
         book: book.dump(),
         runs: [...runs],
+        fingerprints: [...fingerprints],
         request,
         proposals,
         runCount,
@@ -158,6 +173,7 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
         rows: Any[];
         book: ReturnType<RecordBook['dump']>;
         runs: [string, string][];
+        fingerprints: [string, string][];
         request: ProposalRequest;
         proposals: number;
         runCount: number;
@@ -171,6 +187,9 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
       book.load(JSON.parse(ours(JSON.stringify(s.book))));
       runs.clear();
       for (const [approvalId, runId] of s.runs) runs.set(approvalId, ours(runId));
+      // The client's fingerprints; the processes' Sets are empty at a snapshot (only a click adds to them).
+      fingerprints.clear();
+      for (const [approvalId, fingerprint] of s.fingerprints) fingerprints.set(approvalId, fingerprint);
       ({ request, proposals, runCount } = s);
       trace.names.load(s.names);
       if (guarded && s.guard) await guarded.restore(s.guard);

@@ -23,6 +23,28 @@ const TAMPER = {
   '0.14': { edit: 0, forge: 1, 'forge-approval': 2 },
 } as const;
 
+describe("the guide's server-owned approval state (the framework's own fix)", () => {
+  it.each(['memory', 'sqlite'])('takes each stored request once: two decisions at once run the effect once (%s)', async (store) => {
+    const result = await cell('0.20', 'server-owned-state', 'double-resume', store);
+    expect(result.exhausted).toBe(true);
+    expect(verdicts(result.verdicts)).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'pass', 'fresh-view': 'pass' });
+    expect(verdicts((await cell('0.20', 'server-owned-state', 'replay', store)).verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
+  });
+
+  it('never tells the user of an effect that ran before a crash: the retry finds the request taken', async () => {
+    const result = await cell('0.20', 'server-owned-state', 'crash-restart', 'sqlite');
+    expect(verdicts(result.verdicts)).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'pass', disclosure: 'fail' });
+    const story = result.verdicts.find((v) => v.property === 'disclosure')!.counterexample!.story;
+    expect(story.at(-1)).toMatch(/t2 read the record: a1 spent/);
+  });
+
+  it('says where it comes from', async () => {
+    const wiring = (await load('0.20')).wirings.find((w) => w.id === 'server-owned-state')!;
+    expect(wiring.remedy).toMatch(/^https:\/\/openai\.github\.io\/openai-agents-js\/guides\/human-in-the-loop/);
+    expect(wiring.docsDefault).toBeUndefined();
+  });
+});
+
 describe('feature detection', () => {
   it.each([
     ['0.20' as const, { runState: true, approvalBinding: true, streaming: true, scriptedModel: true }],

@@ -35,7 +35,7 @@ const guardedSays = (outcome: GuardedOutcome | undefined): 'happened' | 'unknown
   outcome === 'ran' || outcome === 'ran-before' ? 'happened' : outcome === 'unknown' ? 'unknown' : undefined;
 
 /** What one run item shows the user: a card for an approval item, what became of a call for a tool output. */
-function shownOf(app: App, item: Any): Shown | undefined {
+export function shownOf(app: App, item: Any): Shown | undefined {
   const raw = item?.rawItem;
   if (item?.type === 'tool_approval_item' && raw?.type === 'function_call') {
     return { kind: 'card', approvalId: raw.callId, action: actionOf(raw.name, raw.arguments) };
@@ -51,7 +51,7 @@ function shownOf(app: App, item: Any): Shown | undefined {
   return undefined;
 }
 
-async function show(app: App, turn: string, shown: Shown | undefined) {
+export async function show(app: App, turn: string, shown: Shown | undefined) {
   if (!shown) return;
   if (shown.kind === 'outcome') return app.connections.disclose(turn, shown.approvalId, shown.says);
   if (app.guard && !(await recordCard(app.guard(), turn, shown))) return;
@@ -133,7 +133,7 @@ export function approve(app: App, turn: string, approvalId: string): Promise<voi
  * terminal state ("Accepted final output cannot be resumed") or a call whose arguments no longer match its approval.
  * The app answers with an error and says nothing about the action: nothing ran under this request.
  */
-const isRefusal = (app: App, error: unknown) => {
+export const isRefusal = (app: App, error: unknown) => {
   const { UserError, ModelBehaviorError } = app.lib.agents;
   return (typeof UserError === 'function' && error instanceof UserError) || (typeof ModelBehaviorError === 'function' && error instanceof ModelBehaviorError);
 };

@@ -12,7 +12,8 @@ import type { StateStore } from './store.js';
 interface Holder {
   readonly lib: AgentsLib;
   readonly agent: () => unknown;
-  readonly store: () => StateStore;
+  /** The stored serialized state: the app's record, or the server's stored snapshot (server-owned state). */
+  readonly store: () => Pick<StateStore, 'peek' | 'save'>;
 }
 
 /** Visit every object in a JSON value. */

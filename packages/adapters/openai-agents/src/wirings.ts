@@ -12,6 +12,11 @@ export interface Wiring extends WiringInfo {
   readonly guarded: boolean;
   /** Why this version cannot run it, if it cannot. */
   readonly unavailable: (features: Features) => string | undefined;
+  /**
+   * The guide's server-owned approval state (the framework's own fix): snapshots kept by the server under request ids,
+   * each request taken once before the run resumes.
+   */
+  readonly serverOwned?: true;
   /** Scenarios where the wiring behaves as another one does, with the reason (it is then not applicable). */
   readonly onlyFor?: { readonly scenarios: readonly string[]; readonly reason: string };
 }
@@ -41,6 +46,22 @@ export const WIRINGS: readonly Wiring[] = [
     guarded: false,
     unavailable: runState,
     onlyFor: { scenarios: ['error-after-effect'], reason: 'no tool throws here: the cell is run-state\'s' },
+  },
+  {
+    id: 'server-owned-state',
+    description:
+      "the human-in-the-loop guide's server-owned approval state (examples/docs/human-in-the-loop/server.ts, #1951): the server " +
+      'stores each paused run\'s state.toString() under a request id with an id per decision and shows the client only those; ' +
+      'a decision takes the stored request (owner check, a complete batch, delete, no await between), restores it, applies the ' +
+      'decisions by position and runs; a request taken once is refused after. memory: the example\'s Map, one process; sqlite: ' +
+      'the requests in a SQLite file, each take one synchronous read and write (the guide\'s atomic shared storage; the server ' +
+      'holds nothing else, so processes sharing the file behave as one) (run)',
+    path: 'run',
+    rethrow: false,
+    guarded: false,
+    serverOwned: true,
+    remedy: 'https://openai.github.io/openai-agents-js/guides/human-in-the-loop/',
+    unavailable: runState,
   },
   {
     id: 'guarded-run-state',

@@ -38,6 +38,28 @@ describe('frameworkAnswers', () => {
     expect(answer!.fix!.docsDefault).toBe(false);
   });
 
+  it("sets the framework's own fix apart from the safest documented wiring, with its page", () => {
+    const page = 'https://example.com/docs/hitl#own-fix';
+    const wirings = [
+      { id: 'plain', description: 'the docs', docsDefault: true as const },
+      { id: 'own-fix', description: "the docs' remedy", remedy: page },
+      { id: 'guarded-own-fix', description: 'with the guard', remedy: page },
+    ];
+    const cells = [
+      on('plain', failing('7.0.0')),
+      on('own-fix', cell({ version: '7.0.0', verdict: 'pass' })),
+      on('guarded-own-fix', cell({ version: '7.0.0', verdict: 'pass' })),
+    ];
+    const [answer] = frameworkAnswers([target('7.0.0', wirings)], cells);
+    // The remedy keeps more than the default, yet the safest of what the docs show first is still the default.
+    expect(answer!.safest!.wiring).toBe('plain');
+    expect(answer!.remedy!.wiring).toBe('own-fix');
+    expect(answer!.remedy!.remedy).toBe(page);
+    // A guarded wiring is ours, whatever it was copied from.
+    expect(answer!.fix!.wiring).toBe('guarded-own-fix');
+    expect(answer!.fix!.remedy).toBeUndefined();
+  });
+
   it('does not call a wiring made for one scenario the safest because it was judged on less', () => {
     const cells = [
       on('whole', failing('1.0.0')),

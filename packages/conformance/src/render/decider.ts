@@ -1,5 +1,6 @@
 // What a decider asks of the results, computed once for both report formats: per framework (its newest version),
-// how the docs' default wiring, the safest documented wiring and the guarded one fare on each property; and which
+// how the docs' default wiring, the safest documented wiring, the framework's own fix and the guarded one fare on
+// each property; and which
 // verdicts changed from one version to the next. The reference runtime is the calibration subject, not a framework
 // to adopt: it is left out here (see calibration.ts).
 import { PROPERTY_IDS, type PropertyId } from '@approval-conformance/core';
@@ -23,6 +24,8 @@ export interface WiringOutcome {
   readonly description?: string;
   readonly guarded: boolean;
   readonly docsDefault: boolean;
+  /** The framework's own fix: the page of its docs or examples it comes from. */
+  readonly remedy?: string;
   readonly properties: ReadonlyMap<PropertyId, PropertyOutcome>;
   /** Properties that hold in every cell that ran. */
   readonly holding: number;
@@ -61,9 +64,11 @@ export function wiringOutcomes(target: ResultTarget, cells: readonly ResultCell[
     const properties = new Map(PROPERTY_IDS.map((p) => [p, outcome(own.filter((c) => c.property === p))] as const));
     if ([...properties.values()].every((o) => o.status === 'not-run')) continue;
     const description = info.get(wiring)?.description;
+    const remedy = info.get(wiring)?.remedy;
     out.push({
       wiring,
       ...(description === undefined ? {} : { description }),
+      ...(remedy === undefined || isGuarded(wiring) ? {} : { remedy }),
       guarded: isGuarded(wiring),
       // The docs show the framework's own pattern: a guarded wiring is ours, whatever it was copied from.
       docsDefault: info.get(wiring)?.docsDefault === true && !isGuarded(wiring),
@@ -91,8 +96,10 @@ export interface FrameworkAnswer {
   readonly version: string;
   /** The wiring the framework's docs show first, where the results say which. */
   readonly docsDefault?: WiringOutcome;
-  /** The documented (unguarded) wiring that keeps the most. */
+  /** The documented (unguarded) wiring that keeps the most, of those that are not the framework's own fix. */
   readonly safest?: WiringOutcome;
+  /** The framework's own fix that keeps the most, where the version ran one. */
+  readonly remedy?: WiringOutcome;
   /** The documented pattern with the approval guard added, where the version ran one. */
   readonly fix?: WiringOutcome;
 }
@@ -110,11 +117,21 @@ export function frameworkAnswers(targets: readonly ResultTarget[], cells: readon
     const target = newestTarget(framework, targets, cells);
     if (!target) return [];
     const wirings = wiringOutcomes(target, cells);
-    const documented = wirings.filter((w) => !w.guarded);
+    const documented = wirings.filter((w) => !w.guarded && w.remedy === undefined);
     const docsDefault = documented.find((w) => w.docsDefault);
     const safest = best(documented);
+    const remedy = best(wirings.filter((w) => !w.guarded && w.remedy !== undefined));
     const fix = best(wirings.filter((w) => w.guarded));
-    return [{ framework, version: target.version, ...(docsDefault ? { docsDefault } : {}), ...(safest ? { safest } : {}), ...(fix ? { fix } : {}) }];
+    return [
+      {
+        framework,
+        version: target.version,
+        ...(docsDefault ? { docsDefault } : {}),
+        ...(safest ? { safest } : {}),
+        ...(remedy ? { remedy } : {}),
+        ...(fix ? { fix } : {}),
+      },
+    ];
   });
 }
 

@@ -23,7 +23,8 @@ export function frameworkSummary(f: Inline, framework: string, input: ReportInpu
         if (o.status === 'holds') return { inline: f.text(`holds (${o.ran})`), className: 'pass' };
         return { inline: f.text(o.status === 'broken' ? 'error' : o.status === 'allowed' ? 'allowed' : `holds (${o.ran}, not all exhaustive)`), className: o.status === 'broken' ? 'error' : 'allowed' };
       });
-      rows.push([f.text(target.version), `${f.code(w.wiring)}${w.docsDefault ? ` ${f.text('(docs default)')}` : ''}`, ...own]);
+      const role = w.docsDefault ? ` ${f.text('(docs default)')}` : w.remedy ? ` ${f.link(f.text("(the framework's fix)"), w.remedy)}` : '';
+      rows.push([f.text(target.version), `${f.code(w.wiring)}${role}`, ...own]);
     }
   }
   const blocks: Block[] = [

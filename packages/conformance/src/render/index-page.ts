@@ -1,7 +1,7 @@
 // The index, for the two kinds of reader who read rather than run: a team choosing a framework, and whoever
 // publishes a comparison. From the top: the one-minute answer (each framework's newest version, its docs' default
-// wiring beside its safest documented one, property by property, each failure in one plain line linking to its
-// story); per framework, what still fails with the safest wiring and with the guard; what changed between versions;
+// wiring beside its safest documented one, the framework's own fix and the guarded one, property by property, each
+// failure in one plain line linking to its story); per framework, what still fails with each of those; what changed between versions;
 // what each property protects against; the reference runtime's calibration; every version by wiring; the details.
 import { PROPERTY_IDS, type PropertyId } from '@approval-conformance/core';
 import { staleTriage, triageOf, type TriageEntry } from '../triage.js';
@@ -21,6 +21,9 @@ import { GUARD_README } from './fix.js';
 import { brokenCount, storesThatRan } from './grid.js';
 import { HARMS, PROPERTY_WORDS, plainStory } from './plain.js';
 import type { ReportInput } from './markdown.js';
+
+/** The role of a wiring that is the framework's own fix, as its docs or examples show it. */
+const OWN_FIX = "framework's fix";
 
 const STATUS_WORDS: Record<PropertyOutcome['status'], string> = {
   holds: 'holds',
@@ -87,15 +90,17 @@ function summaryTable(f: Inline, input: ReportInput, triage: readonly TriageEntr
     const shown: [string, WiringOutcome][] = [];
     if (a.docsDefault) shown.push([a.docsDefault === a.safest ? 'default and safest' : 'default', a.docsDefault]);
     if (a.safest && a.safest !== a.docsDefault) shown.push(['safest', a.safest]);
+    if (a.remedy) shown.push([OWN_FIX, a.remedy]);
     if (a.fix) shown.push(['guarded', a.fix]);
     const head = [
       f.link(f.strong(f.text(`${a.framework} ${a.version}`)), f.pageHref(a.framework)),
-      ...shown.map(([role, w]) => `${f.text(role)}: ${f.code(w.wiring)}`),
+      ...shown.map(([role, w]) => `${f.text(role)}: ${f.code(w.wiring)}${w.remedy ? ` ${f.link(f.text('(page)'), w.remedy)}` : ''}`),
     ].join(f.br);
     const cells: Cell[] = properties.map((p) => {
       const parts = roleLines(f, shown, p, triage);
-      // Coloured by the documented wirings: the guarded one is our fix, not the framework's.
-      const documented = shown.filter(([role]) => role !== 'guarded');
+      // Coloured by what the docs show first and the safest of it: the guarded wiring is our fix, and the framework's
+      // own fix is a step an app must take beyond its default.
+      const documented = shown.filter(([role]) => role !== 'guarded' && role !== OWN_FIX);
       const worst = documented.some(([, w]) => w.properties.get(p)?.status === 'fails') ? 'fail' : STATUS_CLASS[documented[0]?.[1].properties.get(p)?.status ?? 'not-run'];
       return { inline: parts.join(f.br), className: worst };
     });
@@ -108,9 +113,10 @@ function summaryTable(f: Inline, input: ReportInput, triage: readonly TriageEntr
       kind: 'p',
       inline: f.text(
         "Each framework at the newest version here. Per property, over every scenario and store: the wiring the framework's docs show first (default), " +
-          'the documented wiring that keeps the most properties (safest), and the documented pattern with the approval guard added (guarded: the fix). ' +
+          "the documented wiring that keeps the most properties (safest), the framework's own fix where its docs or examples show one (with its page), " +
+          'and the documented pattern with the approval guard added (guarded: our fix). ' +
           'A failure reads as one line of what went wrong and links to its story and sequence diagram; "tracked" links to where the framework\'s own ' +
-          'docs or issue tracker admit or track it. The colour is the documented wirings\'.',
+          'docs or issue tracker admit or track it. The colour is that of the default and the safest.',
       ),
     },
     { kind: 'table', head, rows, className: 'summary' },
@@ -147,6 +153,10 @@ function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntr
     const items: Item[] = [];
     if (a.docsDefault && a.docsDefault !== a.safest) items.push(wiringItem(f, "The docs' default,", a.docsDefault, triage));
     if (a.safest) items.push(wiringItem(f, a.safest === a.docsDefault ? "The safest documented wiring, and the docs' default," : 'The safest documented wiring,', a.safest, triage));
+    if (a.remedy) {
+      const page = ` ${f.link(f.text('The page it comes from'), a.remedy.remedy!)}.`;
+      items.push(wiringItem(f, "The framework's own fix,", a.remedy, triage, page));
+    }
     if (a.fix) {
       const how = ` ${f.link(f.text("How to add it: the guard's README"), GUARD_README)}.`;
       items.push(wiringItem(f, 'The fix, the approval guard added:', a.fix, triage, how));

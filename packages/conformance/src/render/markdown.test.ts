@@ -32,6 +32,37 @@ describe('the Markdown reports', () => {
     expect(index).toContain('Stores that ran: memory, sqlite.');
   });
 
+  it("set the framework's own fix beside the default and the guarded wiring, linking its page (escaped)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    const page = 'https://example.com/docs/hitl?a=1&b=2#fix';
+    const base = results([
+      failing('7.0.0'),
+      cell({ version: '7.0.0', verdict: 'pass', wiring: 'own-fix' }),
+      cell({ version: '7.0.0', verdict: 'pass', wiring: 'guarded-native-approval' }),
+    ]);
+    const wirings = [
+      { id: 'native-approval', description: 'the docs', docsDefault: true as const },
+      { id: 'own-fix', description: "the docs' remedy", remedy: page },
+      { id: 'guarded-native-approval', description: 'with the guard' },
+    ];
+    await writeFile(file, JSON.stringify({ ...base, targets: base.targets!.map((t) => ({ ...t, wirings })) }));
+    const ran = await cli('report', file);
+    expect(ran.err).toBe('');
+    expect(ran.code).toBe(0);
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain("framework's fix: `own-fix` [(page)](https://example.com/docs/hitl?a=1&b=2#fix)");
+    expect(index).toContain("**The framework's own fix, `own-fix`**");
+    expect(index).toContain('guarded: `guarded-native-approval`');
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('href="https://example.com/docs/hitl?a=1&amp;b=2#fix"');
+    // A page that could break out of a link is refused with the file, before anything is written.
+    const bad = { ...base, targets: base.targets!.map((t) => ({ ...t, wirings: [{ ...wirings[1]!, remedy: 'https://x.test/a)<script>' }] })) };
+    await writeFile(file, JSON.stringify(bad));
+    const refused = await cli('report', file);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/remedy/);
+  });
+
   it('say when the run did not finish, and which planned versions have not run', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
     const file = join(dir, 'results.json');

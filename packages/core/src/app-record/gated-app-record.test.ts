@@ -35,6 +35,20 @@ describe('GatedAppRecord', () => {
     expect(record.inspect('a1')).toEqual({ state: 'spent', version: 2 });
   });
 
+  it('reads and writes in one gate on update, the write reported as a compare-and-set on what was read', async () => {
+    const { history, gates, record } = open();
+    await record.save('t1', []);
+    const first = await record.update('t2', 'take', (spent) => (spent?.includes('a1') ? { result: false } : { value: [...(spent ?? []), 'a1'], result: true }));
+    const second = await record.update('t3', 'take', (spent) => (spent?.includes('a1') ? { result: false } : { value: [...(spent ?? []), 'a1'], result: true }));
+    expect([first, second]).toEqual([true, false]);
+    expect(gates).toEqual(['t1 chat.save(c1)', 't2 chat.take(c1)', 't3 chat.take(c1)']);
+    expect(history.events.slice(1).map((e) => [e.kind, e.actor, 'state' in e ? e.state : undefined, 'conditional' in e ? e.conditional : undefined])).toEqual([
+      ['record-read', 't2', 'unspent', undefined],
+      ['record-write', 't2', 'spent', true],
+      ['record-read', 't3', 'spent', undefined],
+    ]);
+  });
+
   it('reports nothing when the record is app state (guarded), and declares the app key', async () => {
     const { history, record } = open(false);
     await record.save('t1', ['a1']);

@@ -82,6 +82,31 @@ export class GatedAppRecord<T> {
     const gate = `${this.#spec.name}.load(${this.#spec.id})`;
     await this.#trace.gate(turn, gate, { access: [{ key: this.key, mode: 'read' }] });
     this.#trace.accessed?.({ key: this.key, mode: 'read' }, gate);
+    return this.#read(turn, gate);
+  }
+
+  /**
+   * The app's read and write with nothing between them (a Map's get and delete in one tick, one SQL statement): one
+   * gate. `change` gets the stored value and returns the value to store (undefined: store nothing) and what to give
+   * back. Reported as a read and, where it stores, a compare-and-set (the write happened on what was just read and
+   * depends on it: a take); `{ blind: true }` reports the write as a plain one (an insert beside what is there).
+   */
+  async update<R>(
+    turn: string,
+    name: string,
+    change: (value: T | undefined) => { readonly value?: T; readonly result: R },
+    options: { readonly blind?: boolean } = {},
+  ): Promise<R> {
+    const gate = `${this.#spec.name}.${name}(${this.#spec.id})`;
+    await this.#trace.gate(turn, gate, { access: [{ key: this.key, mode: 'write' }] });
+    this.#trace.accessed?.({ key: this.key, mode: 'write' }, gate);
+    const { value, result } = change(this.#read(turn, gate));
+    if (value !== undefined) this.put(turn, gate, value, options.blind !== true);
+    return result;
+  }
+
+  /** The stored value, each approval it says something of reported as read. */
+  #read(turn: string, gate: string): T | undefined {
     const value = this.peek();
     const states = this.states(value);
     if (!this.#trace.report) return value;
@@ -101,7 +126,7 @@ export class GatedAppRecord<T> {
   }
 
   /** A write past the gates (the record's holder tampering with it), reported like a save. */
-  put(actor: string, gate: string, value: T): void {
+  put(actor: string, gate: string, value: T, conditional = false): void {
     this.#backing.set(this.#spec.encode(value));
     const book = this.#book;
     const version = ++book.version;
@@ -109,7 +134,9 @@ export class GatedAppRecord<T> {
     for (const approvalId of new Set([...this.#known, ...states.keys()])) {
       const state = states.get(approvalId) ?? 'absent';
       const from = book.lastStates.get(approvalId) ?? 'absent';
-      if (from !== state && this.#trace.report) this.#trace.history.emit({ kind: 'record-write', actor, gate, approvalId, version, from, state });
+      if (from !== state && this.#trace.report) {
+        this.#trace.history.emit({ kind: 'record-write', actor, gate, approvalId, version, from, state, ...(conditional ? { conditional } : {}) });
+      }
     }
     book.lastStates = states;
   }
