@@ -15,11 +15,24 @@
 // decision took its request (the server will not act on it again).
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { GatedAppRecord, memoryTextBacking, sqliteTextBacking, type Action, type AppRecordTrace, type RecordState } from '@approval-conformance/core';
+import {
+  GatedAppRecord,
+  memoryTextBacking,
+  sqliteTextBacking,
+  type Action,
+  type AppRecordSnapshot,
+  type AppRecordTrace,
+  type RecordState,
+  type World,
+  type WorldEnv,
+} from '@approval-conformance/core';
 import { isRefusal, show, shownOf, USER_MESSAGE, type App } from './app.js';
 import { inRequest, newRequest } from './context.js';
+import type { Features } from './features.js';
 import { actionOf } from './model.js';
 import { recordStates } from './record.js';
+import { editAlone, tamperings } from './tampering.js';
+import type { Said } from './world.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -163,5 +176,46 @@ export function snapshotHolder(server: Server) {
         const found = requestOf(requests);
         return found ? { value: { ...requests, [found[0]]: { ...found[1], snapshot } }, result: undefined } : { result: undefined };
       }, { blind: true }),
+  };
+}
+
+/**
+ * The guide's server-owned approval state: the server's stored requests are the record, and there is no click
+ * reaching the server before the resume: the decision travels with it.
+ */
+export function serverOwnedWorld(theApp: App, features: Features, env: WorldEnv, said: Said): World {
+  let book: ServerBook = newServerBook();
+  let prompts = new Map<string, Prompt>();
+  const requests = openRequestStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: true, accessed: env.accessed }, () => book);
+  const server: Server = { app: theApp, requests: () => requests, book: () => book, get prompts() { return prompts; } };
+  const holder = { lib: theApp.lib, agent: () => theApp.agent, store: () => snapshotHolder(server) };
+  return {
+    async propose(turn, req) {
+      said.request = req;
+      return propose(server, turn);
+    },
+    resume: (turn, answer) => resume(server, turn, answer),
+    inspect: async (approvalId) => requests.inspect(approvalId),
+    contents: async () => requests.contents(),
+    tamper: (approvalId, action) => editAlone(holder, approvalId, action),
+    tamperings: tamperings(holder, features.approvalBinding),
+    async snapshot() {
+      return { requests: requests.snapshot(), book: structuredClone(book), prompts: new Map(prompts), said: { ...said } };
+    },
+    async restore(snapshot) {
+      const s = snapshot as { requests: AppRecordSnapshot; book: ServerBook; prompts: Map<string, Prompt>; said: Said };
+      requests.restore(s.requests);
+      book = structuredClone(s.book);
+      prompts = new Map(s.prompts);
+      Object.assign(said, s.said);
+    },
+    async restart() {
+      // A new server process: the example's Map starts empty; the SQLite file keeps what was stored. The client keeps
+      // the ids it was given.
+      requests.restart();
+    },
+    async close() {
+      requests.close();
+    },
   };
 }

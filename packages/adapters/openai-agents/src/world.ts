@@ -8,16 +8,20 @@ import type { Features } from './features.js';
 import { openGuardRecords } from './guard-store.js';
 import type { AgentsLib } from './lib.js';
 import { brainReply, buildModel } from './model.js';
-import { newServerBook, openRequestStore, snapshotHolder, type Prompt, type Server, type ServerBook } from './server-owned.js';
-import * as serverOwned from './server-owned.js';
+import { serverOwnedWorld } from './server-owned.js';
 import { openStateStore } from './store.js';
 import { editAlone, tamperings } from './tampering.js';
 import { buildTools } from './tools.js';
 import type { Wiring } from './wirings.js';
 
+/** What the model was asked for and how many approvals it has named: world state a snapshot carries. */
+export interface Said {
+  request: ProposalRequest;
+  proposals: number;
+}
+
 export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, env: WorldEnv): World {
-  let request: ProposalRequest = { alternatives: [] };
-  let proposals = 0;
+  const said: Said = { request: { alternatives: [] }, proposals: 0 };
 
   const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, env.scratchDir)) : undefined;
   const guard = guarded && (() => guarded.app);
@@ -28,8 +32,8 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
       model: env.model,
       backend: env.backend,
       history: env.history,
-      request: () => request,
-      nextApproval: () => `a${++proposals}`,
+      request: () => said.request,
+      nextApproval: () => `a${++said.proposals}`,
     }),
   );
   const { Agent } = lib.agents;
@@ -40,8 +44,10 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
     tools: buildTools(lib, env.backend, { rethrow: wiring.rethrow, ...(guard ? { guard } : {}) }),
   });
   if (wiring.serverOwned) {
-    const app: app.App = { lib, wiring, agent, store: () => { throw new Error('server-owned state keeps no conversation record'); }, connections: env.connections };
-    return serverOwnedWorld(app, features, env, (req) => (request = req), () => ({ request, proposals }), (s) => ({ request, proposals } = s));
+    const noRecord = () => {
+      throw new Error('server-owned state keeps no conversation record');
+    };
+    return serverOwnedWorld({ lib, wiring, agent, store: noRecord, connections: env.connections }, features, env, said);
   }
   const store = openStateStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: !guarded, accessed: env.accessed });
   const theApp: app.App = {
@@ -56,7 +62,7 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
 
   const world: World = {
     async propose(turn, req) {
-      request = req;
+      said.request = req;
       return app.propose(theApp, turn);
     },
 
@@ -73,13 +79,13 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
     tamperings: tamperings(holder, features.approvalBinding),
 
     async snapshot() {
-      return { store: store.snapshot(), request, proposals, ...(guarded ? { guard: await guarded.snapshot() } : {}) };
+      return { store: store.snapshot(), said: { ...said }, ...(guarded ? { guard: await guarded.snapshot() } : {}) };
     },
 
     async restore(snapshot) {
-      const s = snapshot as { store: AppRecordSnapshot; request: ProposalRequest; proposals: number; guard?: WorldGuardSnapshot };
+      const s = snapshot as { store: AppRecordSnapshot; said: Said; guard?: WorldGuardSnapshot };
       store.restore(s.store);
-      ({ request, proposals } = s);
+      Object.assign(said, s.said);
       if (guarded && s.guard) await guarded.restore(s.guard);
     },
 
@@ -95,52 +101,4 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
     },
   };
   return world;
-}
-
-/**
- * The guide's server-owned approval state: the server's stored requests are the record, and there is no click
- * reaching the server before the resume: the decision travels with it.
- */
-function serverOwnedWorld(
-  theApp: app.App,
-  features: Features,
-  env: WorldEnv,
-  setRequest: (req: ProposalRequest) => void,
-  model: () => { request: ProposalRequest; proposals: number },
-  setModel: (s: { request: ProposalRequest; proposals: number }) => void,
-): World {
-  let book: ServerBook = newServerBook();
-  let prompts = new Map<string, Prompt>();
-  const requests = openRequestStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: true, accessed: env.accessed }, () => book);
-  const server: Server = { app: theApp, requests: () => requests, book: () => book, get prompts() { return prompts; } };
-  const holder = { lib: theApp.lib, agent: () => theApp.agent, store: () => snapshotHolder(server) };
-  return {
-    async propose(turn, req) {
-      setRequest(req);
-      return serverOwned.propose(server, turn);
-    },
-    resume: (turn, answer) => serverOwned.resume(server, turn, answer),
-    inspect: async (approvalId) => requests.inspect(approvalId),
-    contents: async () => requests.contents(),
-    tamper: (approvalId, action) => editAlone(holder, approvalId, action),
-    tamperings: tamperings(holder, features.approvalBinding),
-    async snapshot() {
-      return { requests: requests.snapshot(), book: structuredClone(book), prompts: new Map(prompts), ...model() };
-    },
-    async restore(snapshot) {
-      const s = snapshot as { requests: AppRecordSnapshot; book: ServerBook; prompts: Map<string, Prompt>; request: ProposalRequest; proposals: number };
-      requests.restore(s.requests);
-      book = structuredClone(s.book);
-      prompts = new Map(s.prompts);
-      setModel(s);
-    },
-    async restart() {
-      // A new server process: the example's Map starts empty; the SQLite file keeps what was stored. The client keeps
-      // the ids it was given.
-      requests.restart();
-    },
-    async close() {
-      requests.close();
-    },
-  };
 }
