@@ -25,6 +25,8 @@ describe('selectUnits', () => {
   it('weighs two turns at once, the guard, Mastra and two processes above a plain cell', () => {
     expect(weightOf(unit('ai', 'double-resume'))).toBeGreaterThan(weightOf(unit('ai', 'tamper')));
     expect(weightOf(unit('mastra', 'double-resume', 'guarded-agent-approval', 'libsql-shared'))).toBeGreaterThan(weightOf(unit('ai', 'double-resume')));
+    // The frameworks' own fixes: a take in one gate, a Set of the app's behind gates.
+    expect(weightOf({ ...unit('openai-agents', 'double-resume', 'server-owned-state'), remedy: true })).toBeGreaterThan(weightOf(unit('openai-agents', 'double-resume')));
   });
 
   it('returns the whole population when asked for more', () => {

@@ -1,7 +1,8 @@
 // Which cells an audit checks: a seeded sample of the default matrix's units (a scenario on a wiring and store of one
 // framework version), weighted toward what the reductions are most likely to get wrong: two turns at once, where
 // releases race; the newest rules (the guard's and app kinds, Mastra's exact accesses, fake timers and changes in
-// place, the symmetry veto on two processes, the backend without keys); and the newest version of each framework.
+// place, the symmetry veto on two processes, the backend without keys, the frameworks' own fixes with their reads
+// and writes in one gate and their app-state Sets); and the newest version of each framework.
 // Every framework in the population gets at least one cell when there are enough, then the rest go by weight.
 import { SCENARIOS, seededRandom, type ScenarioId } from '@approval-conformance/core';
 
@@ -15,6 +16,8 @@ export interface AuditUnit {
   readonly schedules?: number;
   /** Whether it is the newest of its framework's versions in the population. */
   readonly newest?: boolean;
+  /** Whether its wiring is the framework's own fix (`WiringInfo.remedy`). */
+  readonly remedy?: boolean;
 }
 
 export const auditUnitId = (u: AuditUnit) => `${u.framework}@${u.version}/${u.wiring}/${u.store}/${u.scenario}`;
@@ -27,6 +30,7 @@ export function weightOf(u: AuditUnit): number {
   if (SCENARIOS.get(u.scenario)?.guardedOnly) weight *= 2;
   if (u.framework === 'mastra') weight *= 2;
   if (u.store === 'libsql-shared') weight *= 2;
+  if (u.remedy) weight *= 2;
   if (u.newest) weight *= 1.5;
   // A space that large is only ever sampled unreduced: still worth a look, less often.
   if ((u.schedules ?? 0) > 5000) weight *= 0.3;

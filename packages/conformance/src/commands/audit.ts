@@ -64,10 +64,14 @@ ${exitCodesHelp('a cell differed (or could not be checked)', 'a version would no
 /** The units of the published results (or of planned versions), n/a ones left out. */
 async function population(specs: readonly string[] | undefined, jobs: number, log: (line: string) => void): Promise<AuditUnit[]> {
   const file = await publishedResults();
-  const cells = file ? (await readResults(file)).cells : [];
+  const published = file ? await readResults(file) : undefined;
+  const cells = published?.cells ?? [];
+  // The frameworks' own fixes, by framework, version and wiring.
+  const remedies = new Set((published?.targets ?? []).flatMap((t) => (t.wirings ?? []).filter((w) => w.remedy).map((w) => `${t.framework}@${t.version}/${w.id}`)));
   const units = new Map<string, AuditUnit & { judged: boolean }>();
   for (const c of cells) {
-    const unit = { framework: c.framework, version: c.version, wiring: c.wiring, store: c.store, scenario: c.scenario, schedules: c.schedules };
+    const remedy = remedies.has(`${c.framework}@${c.version}/${c.wiring}`);
+    const unit = { framework: c.framework, version: c.version, wiring: c.wiring, store: c.store, scenario: c.scenario, schedules: c.schedules, ...(remedy ? { remedy } : {}) };
     const id = auditUnitId(unit);
     const judged = (units.get(id)?.judged ?? false) || c.verdict !== 'not-applicable';
     units.set(id, { ...unit, judged });
