@@ -98,13 +98,18 @@ async function runAndStore(app: App, turn: string, input: unknown): Promise<{ re
   }
 }
 
+/** The approval a run's result paused on: its first interrupted function call, if any. */
+export function pausedOn(result: Any): { approvalId: string; action: Action } | undefined {
+  const item = (result.interruptions ?? []).find((i: Any) => i?.rawItem?.type === 'function_call');
+  return item ? { approvalId: item.rawItem.callId, action: actionOf(item.rawItem.name, item.rawItem.arguments) } : undefined;
+}
+
 /** A new request: run to the interruption; returns the approval the run paused on, if it paused on one. */
 export function propose(app: App, turn: string): Promise<{ approvalId: string; action: Action } | undefined> {
   return inRequest(newRequest(turn), async () => {
     const { result, error } = await runAndStore(app, turn, USER_MESSAGE);
     if (error !== undefined) throw error;
-    const item = (result.interruptions ?? []).find((i: Any) => i?.rawItem?.type === 'function_call');
-    return item ? { approvalId: item.rawItem.callId, action: actionOf(item.rawItem.name, item.rawItem.arguments) } : undefined;
+    return pausedOn(result);
   });
 }
 

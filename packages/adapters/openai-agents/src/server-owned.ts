@@ -26,10 +26,9 @@ import {
   type World,
   type WorldEnv,
 } from '@approval-conformance/core';
-import { isRefusal, show, shownOf, USER_MESSAGE, type App } from './app.js';
+import { isRefusal, pausedOn, show, shownOf, USER_MESSAGE, type App } from './app.js';
 import { inRequest, newRequest } from './context.js';
 import type { Features } from './features.js';
-import { actionOf } from './model.js';
 import { recordStates } from './record.js';
 import { editAlone, tamperings } from './tampering.js';
 import type { Said } from './world.js';
@@ -124,8 +123,7 @@ export function propose(server: Server, turn: string): Promise<{ approvalId: str
   return inRequest(newRequest(turn), async () => {
     const { result, error } = await runAndSave(server, turn, USER_MESSAGE);
     if (error !== undefined) throw error;
-    const item = (result.interruptions ?? []).find((i: Any) => i?.rawItem?.type === 'function_call');
-    return item ? { approvalId: item.rawItem.callId, action: actionOf(item.rawItem.name, item.rawItem.arguments) } : undefined;
+    return pausedOn(result);
   });
 }
 
