@@ -17,6 +17,14 @@ describe('defaultScope', () => {
     expect(defaultScope(fw(), '1.0.0', versions, shape, {})).toBeUndefined();
   });
 
+  it('runs only the default wirings of a framework that names them, on every default version', () => {
+    const it = { ...fw({ guarded: true }), defaultWirings: ['plain', 'guarded-plain'] } as Framework;
+    expect(defaultScope({ ...fw(), defaultWirings: ['plain'] } as Framework, '1.10.0', versions, shape, {})).toEqual({ wirings: ['plain'] });
+    expect(defaultScope(it, '1.2.0', versions, shape, {})).toEqual({ wirings: ['plain'] });
+    expect(defaultScope(it, '1.10.0', versions, shape, {})).toEqual({ wirings: ['plain', 'guarded-plain'] });
+    expect(defaultScope(it, '1.10.0', versions, shape, { wirings: ['guarded-plain'] })).toBeUndefined();
+  });
+
   it('lets a filter the user gave run what it names on every version', () => {
     const it = fw({ guarded: true, stores: ['file'] });
     expect(defaultScope(it, '1.0.0', versions, shape, { wirings: ['guarded-plain'] })).toEqual({ stores: ['memory', 'file-shared'] });

@@ -38,6 +38,11 @@ export interface Framework {
    * in its 10 minutes; `--wiring` or `--store` naming them, or `NAME@VERSION`, runs them anywhere.
    */
   readonly newestOnly?: { readonly guarded?: boolean; readonly stores?: readonly string[] };
+  /**
+   * The wirings the default matrix runs, where it cannot run them all within its 10 minutes (the others' cells cost
+   * minutes each); `--wiring` naming the others, or `NAME@VERSION`, runs them.
+   */
+  readonly defaultWirings?: readonly string[];
   /** Every wiring and store the adapter has in some version: what --wiring and --store may name. */
   shape(): Promise<{ readonly wirings: readonly string[]; readonly stores: readonly string[] }>;
   /** `source` is a local build's folder (`NAME@file:PATH`), for frameworks that take one. */
@@ -298,6 +303,52 @@ const MASTRA: Framework = {
   },
 };
 
+const LANGGRAPH_SERVER_PACKAGES = [
+  '@langchain/langgraph-api',
+  '@langchain/langgraph-sdk',
+  '@langchain/langgraph',
+  '@langchain/langgraph-checkpoint',
+  '@langchain/core',
+];
+
+const LANGGRAPH_SERVER: Framework = {
+  name: 'langgraph-server',
+  npm: '@langchain/langgraph-api',
+  pinned: ['1.5.1'],
+  // The first release that starts in-process (`@langchain/langgraph-api/server`); both multitask_strategy and
+  // command.resume are older.
+  oldest: '0.0.64',
+  // Releases up to the registry's latest tag: 2.0.0 is published above it, and deprecated.
+  async listReleases() {
+    const { npmView } = await import('@approval-conformance/core');
+    const [versions, tags] = await Promise.all([
+      npmView<string[] | string>('@langchain/langgraph-api', ['versions']),
+      npmView<Record<string, string>>('@langchain/langgraph-api', ['dist-tags']),
+    ]).catch(() => [undefined, undefined] as const);
+    const latest = tags?.['latest'];
+    if (versions === undefined || latest === undefined) return [...this.pinned];
+    return (Array.isArray(versions) ? versions : [versions]).filter((v) => semver.valid(v) && semver.lte(v, latest));
+  },
+  // The newest release on the registry's latest tag: 0.0.64, the first that starts in-process, gives the same
+  // verdicts on every cell of the default wirings but overlapping-turns (compared when the row was added).
+  defaults: (releases) => ['1.5.1'].filter((v) => releases.includes(v)),
+  // The docs' default (reject) both ways, the Agent Server's documented default (enqueue) and the guarded one: the
+  // interrupt and rollback strategies cancel a running run, which orders every release with the cancel, and their
+  // overlapping-turns and double-resume cells run for minutes each (README, "The matrix").
+  defaultWirings: ['reject', 'reject-by-id', 'enqueue', 'guarded-reject'],
+  async shape() {
+    const { WIRINGS, STORES } = await import('@approval-conformance/adapter-langgraph-server');
+    return { wirings: WIRINGS.map((w) => w.id), stores: [...STORES] };
+  },
+  async load(version, log) {
+    const lgs = await import('@approval-conformance/adapter-langgraph-server');
+    const pinned = lgs.PINNED_VERSIONS.includes(version) ? await lgs.pinnedLibIfPresent() : undefined;
+    if (lgs.PINNED_VERSIONS.includes(version) && pinned === undefined) log(notPinnedHere('langgraph-server', version));
+    const lib = pinned ?? (await installing('langgraph-server', version, this.pinned, () => lgs.installedLib(version, log)));
+    return { adapter: await lgs.langgraphServerAdapter(lib), ...loadedPackages(lib.dir, LANGGRAPH_SERVER_PACKAGES) };
+  },
+};
+
 /**
  * Extra frameworks from the module APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS names (its `FRAMEWORKS` export): how the
  * runner's tests plug in versions that will not install, will not import, hang or crash, and a way to try an adapter
@@ -315,7 +366,7 @@ async function extraFrameworks(): Promise<Framework[]> {
 
 // In this order the default matrix runs (the quick ones first, so an interrupted run has the most versions) and the
 // reports list them.
-export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, LANGGRAPH, MASTRA, ...(await extraFrameworks())];
+export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, LANGGRAPH, LANGGRAPH_SERVER, MASTRA, ...(await extraFrameworks())];
 
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
 const PLANNED: string[] = [];
@@ -435,8 +486,9 @@ export function defaultScope(
 ): { wirings?: string[]; stores?: string[] } | undefined {
   const only = fw.newestOnly;
   const newest = semver.rsort(versions.filter((v) => semver.valid(v)))[0];
-  if (!only || newest === undefined || version === newest) return undefined;
-  const wirings = only.guarded && !asked.wirings ? shape.wirings.filter((w) => !w.startsWith('guarded-')) : undefined;
+  const everywhere = fw.defaultWirings && !asked.wirings ? shape.wirings.filter((w) => fw.defaultWirings!.includes(w)) : undefined;
+  if (!only || newest === undefined || version === newest) return everywhere ? { wirings: everywhere } : undefined;
+  const wirings = only.guarded && !asked.wirings ? (everywhere ?? shape.wirings).filter((w) => !w.startsWith('guarded-')) : everywhere;
   const stores = only.stores && !asked.stores ? shape.stores.filter((s) => !only.stores!.includes(s)) : undefined;
   if (!wirings && !stores) return undefined;
   return { ...(wirings ? { wirings } : {}), ...(stores ? { stores } : {}) };

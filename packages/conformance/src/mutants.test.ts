@@ -12,6 +12,7 @@ import { langgraphAdapter, pinnedLib as langgraphLib } from '@approval-conforman
 import { aiSdkAdapter, pinnedLib as aiLib } from '@approval-conformance/adapter-ai-sdk';
 import { openaiAgentsAdapter, pinnedLib as agentsLib } from '@approval-conformance/adapter-openai-agents';
 import { mastraAdapter, pinnedLib as mastraLib } from '@approval-conformance/adapter-mastra';
+import { langgraphServerAdapter, pinnedLib as serverLib } from '@approval-conformance/adapter-langgraph-server';
 
 /** How a mutant changes what a gate declares: the new accesses for a gate whose label matches. */
 interface GateMutation {
@@ -70,6 +71,7 @@ const langgraph = once(async () => langgraphAdapter(await langgraphLib(1)));
 const ai = once(async () => aiSdkAdapter(await aiLib(7)));
 const agents = once(async () => openaiAgentsAdapter(await agentsLib('0.20')));
 const mastra = once(async () => mastraAdapter(await mastraLib('1.71')));
+const server = once(async () => langgraphServerAdapter(await serverLib()));
 
 const MUTANTS: readonly Mutant[] = [
   { name: 'reference: a store write declared as a read', adapter: reference, wiring: 'after-snapshot', scenario: 'double-resume', mutation: asRead(/^store\.write/), killedBy: 'declarations' },
@@ -79,6 +81,9 @@ const MUTANTS: readonly Mutant[] = [
   { name: 'langgraph: a checkpoint put declared as a read', adapter: langgraph, wiring: 'interrupt-node', scenario: 'double-resume', mutation: asRead(/^checkpoint\.put\(/), killedBy: 'declarations' },
   { name: 'langgraph: a task write declared as a read', adapter: langgraph, wiring: 'interrupt-node', scenario: 'double-resume', mutation: asRead(/^checkpoint\.putWrites/), killedBy: 'declarations' },
   { name: 'langgraph: the checkpoint read declares nothing', adapter: langgraph, wiring: 'interrupt-node', scenario: 'double-resume', mutation: dropped(/^checkpoint\.getTuple/), killedBy: 'declarations' },
+  { name: "langgraph-server: a run's creation declared as a read", adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: asRead(/^runs\.put/), killedBy: 'declarations' },
+  { name: "langgraph-server: the queue's claim of a run declared as a read", adapter: server, wiring: 'enqueue', scenario: 'double-resume', mutation: asRead(/^runs\.next/), killedBy: 'declarations' },
+  { name: 'langgraph-server: a checkpoint put declared as a read', adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: asRead(/^checkpoint\.put\(/), killedBy: 'declarations' },
   { name: 'ai: the chat save declared as a read', adapter: ai, wiring: 'native-approval', scenario: 'double-resume', mutation: asRead(/^chat\.save/), killedBy: 'declarations' },
   { name: 'ai: the chat load declares nothing', adapter: ai, wiring: 'native-approval', scenario: 'double-resume', mutation: dropped(/^chat\.load/), killedBy: 'declarations' },
   { name: 'openai-agents: the state save declared as a read', adapter: agents, wiring: 'run-state', scenario: 'double-resume', mutation: asRead(/^state\.save/), killedBy: 'declarations' },

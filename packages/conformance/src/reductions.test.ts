@@ -10,6 +10,7 @@ import { langgraphAdapter, pinnedLib as langgraphLib } from '@approval-conforman
 import { aiSdkAdapter, pinnedLib as aiLib } from '@approval-conformance/adapter-ai-sdk';
 import { openaiAgentsAdapter, pinnedLib as agentsLib } from '@approval-conformance/adapter-openai-agents';
 import { mastraAdapter, pinnedLib as mastraLib } from '@approval-conformance/adapter-mastra';
+import { langgraphServerAdapter, pinnedLib as serverLib } from '@approval-conformance/adapter-langgraph-server';
 
 /**
  * Commuting releases against every schedule run to its end; then each other reduction added to it alone (the ground
@@ -92,6 +93,18 @@ describe('every reduction keeps every verdict and shortest length', () => {
       ['run-state', 'memory', 'double-resume'],
       ['guarded-run-state', 'memory', 'crash-restart'],
       ['server-owned-state', 'sqlite', 'double-resume'],
+    ] as const) {
+      await sameWithEveryReduction(adapter, wiring, store, scenario);
+    }
+  });
+
+  it('langgraph-server (pinned 1.5.1): gated ops and queue claims, a crash in the file persistence\'s window, the guard', async () => {
+    const adapter = await langgraphServerAdapter(await serverLib());
+    // Its double-resume cells are too large unreduced for a test (two turns of a dozen gates each): audit covers them.
+    for (const [wiring, store, scenario] of [
+      ['reject', 'file', 'crash-restart'],
+      ['enqueue', 'memory', 'tamper'],
+      ['guarded-reject', 'memory', 'crash-restart'],
     ] as const) {
       await sameWithEveryReduction(adapter, wiring, store, scenario);
     }

@@ -57,6 +57,8 @@ export interface SaverTrace {
   readonly report: boolean;
   /** Each call of the saver, reported for the check of declarations (`WorldEnv.accessed`). */
   readonly accessed: (access: Access, call?: string) => void;
+  /** Whose code a call is, where that is not the invoke's configurable key (a server's worker makes it). */
+  readonly turnOf?: (config: Config) => string;
 }
 
 // The record is the thread's checkpoints. A read (the latest checkpoint and its writes) may see any of it. A write
@@ -67,7 +69,14 @@ export interface SaverTrace {
 // checkpoints (its blobs table, keyed by channel and version), so there every write is to the whole record.
 // With the guard, the checkpoints are application state (`app:`), reported as nothing.
 
+/**
+ * The report after a write, keyed by a symbol rather than private: a saver the framework made itself (the LangGraph
+ * server's singleton) is given this class's prototype, and a private method would refuse it as a receiver.
+ */
+const WROTE = Symbol('wrote');
+
 export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass {
+  const turnOfCall = trace.turnOf ?? turnOf;
   /** `cp3`: the third checkpoint id this world has seen. */
   const cp = (id: unknown) => {
     const { names } = trace.book();
@@ -90,7 +99,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
 
   return class GatedSaver extends Base {
     async getTuple(config: Config) {
-      const turn = turnOf(config);
+      const turn = turnOfCall(config);
       const gate = `checkpoint.getTuple(${threadOf(config)})`;
       await trace.gate(turn, gate, { access: READ });
       trace.accessed(READ[0]!, gate);
@@ -112,25 +121,25 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
     }
 
     async put(config: Config, checkpoint: { id: string }, ...rest: unknown[]) {
-      const turn = turnOf(config);
+      const turn = turnOfCall(config);
       const name = cp(checkpoint.id);
       const gate = `checkpoint.put(${threadOf(config)}, ${name})`;
       await trace.gate(turn, gate, { access: write(name) });
       trace.accessed(write(name)[0]!, gate);
       const result = await trace.external(super.put(config, checkpoint, ...rest));
-      await this.#wrote(turn, gate, config);
+      await this[WROTE](turn, gate, config);
       return result;
     }
 
     async putWrites(config: Config, writes: ReadonlyArray<readonly [string, unknown]>, taskId: string) {
-      const turn = turnOf(config);
+      const turn = turnOfCall(config);
       const channels = writes.map(([channel]) => channel).join('+');
       const where = cp(config?.configurable?.['checkpoint_id']);
       const gate = `checkpoint.putWrites(${threadOf(config)}, ${where}, ${channels})`;
       await trace.gate(turn, gate, { access: write(`${where}/${task(taskId)}`) });
       trace.accessed(write(`${where}/${task(taskId)}`)[0]!, gate);
       const result = await trace.external(super.putWrites(config, writes, taskId));
-      await this.#wrote(turn, gate, config);
+      await this[WROTE](turn, gate, config);
       return result;
     }
 
@@ -141,7 +150,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
     }
 
     /** After a write: what the latest checkpoint now says about each approval, reported where it changed. */
-    async #wrote(turn: string, gate: string, config: Config) {
+    async [WROTE](turn: string, gate: string, config: Config) {
       const book = trace.book();
       const version = ++book.version;
       const { seen } = book;
@@ -171,6 +180,17 @@ const asText = (value: unknown) =>
   value instanceof Uint8Array ? Buffer.from(value).toString('base64') : (JSON.stringify(value) ?? 'undefined');
 
 /**
+ * A saved checkpoint or write as text, once per array: MemorySaver stores a new array for every checkpoint and write
+ * and never changes one in place, and the check of declarations reads the contents around every release.
+ */
+const texts = new WeakMap<readonly unknown[], string>();
+const savedText = (saved: readonly unknown[]): string => {
+  let text = texts.get(saved);
+  if (text === undefined) texts.set(saved, (text = saved.map(asText).join(',')));
+  return text;
+};
+
+/**
  * The checkpoints as the gates declare them, read past the gates, for the check of declarations (`World.contents`):
  * each checkpoint (`record:cp3`) and each task's writes to one (`record:cp3/task2`), from MemorySaver's maps or
  * SqliteSaver's tables. Ids not named yet keep their own (`?<id>`); naming them here would change the names.
@@ -198,13 +218,14 @@ export function saverContents(
   const { storage, writes } = source.saver;
   for (const namespaces of Object.values(storage ?? {}) as Record<string, Record<string, unknown[]>>[]) {
     for (const checkpoints of Object.values(namespaces)) {
-      for (const [id, saved] of Object.entries(checkpoints)) add(cp(id), saved.map(asText).join(','));
+      for (const [id, saved] of Object.entries(checkpoints)) add(cp(id), savedText(saved));
     }
   }
   for (const [outer, inner] of Object.entries(writes ?? {}) as [string, Record<string, unknown[]>][]) {
     const checkpointId = String((JSON.parse(outer) as unknown[])[2]);
-    for (const [innerKey, [taskId, ...rest]] of Object.entries(inner)) {
-      add(`${cp(checkpointId)}/${task(String(taskId))}`, `${innerKey}:${rest.map(asText).join(',')}`);
+    for (const [innerKey, saved] of Object.entries(inner)) {
+      // The text holds the task id too (first), which names the key already.
+      add(`${cp(checkpointId)}/${task(String(saved[0]))}`, `${innerKey}:${savedText(saved)}`);
     }
   }
   return contents;

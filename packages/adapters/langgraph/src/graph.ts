@@ -2,7 +2,7 @@
 // calls interrupt() with it, and on resume the action runs. Where the effect runs and where the proposal is made are
 // the wiring; everything else is LangGraph's own code.
 import { followUpId, type Action, type Fakes, type GuardedApp, type GuardedOutcome, type Recorder } from '@approval-conformance/core';
-import { turnOf, type Config } from './gated-saver.js';
+import { turnOf as turnOfInvoke, type Config } from './gated-saver.js';
 import type { Module } from './lib.js';
 
 export interface GraphShape {
@@ -22,6 +22,8 @@ export interface GraphDeps {
   readonly alternatives: () => readonly Action[];
   /** Guarded wirings: the application's approval guard, in this process. */
   readonly guard?: () => GuardedApp | undefined;
+  /** Whose code a node runs as, where that is not the invoke's own configurable key (a server's worker runs it). */
+  readonly turnOf?: (config: Config) => string;
 }
 
 /** The name of a flow's second approval: `a1.2` after `a1`. */
@@ -30,6 +32,7 @@ export { followUpId };
 export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unknown) {
   const { StateGraph, Annotation, START, END, interrupt } = deps.lib;
   const { model, backend } = deps.fakes;
+  const turnOf = deps.turnOf ?? turnOfInvoke;
   const State = Annotation.Root({
     // The approval's name, given by the app with the request: 'a1', 'a2', ...; a flow's second approval is 'a1.2'.
     approval: Annotation(),

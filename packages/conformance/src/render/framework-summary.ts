@@ -42,6 +42,19 @@ export function frameworkSummary(f: Inline, framework: string, input: ReportInpu
   if (described) {
     const ran = new Set(cells.map((c) => c.wiring));
     blocks.push({ kind: 'ul', items: described.filter((w) => ran.has(w.id)).map((w) => `${f.code(w.id)}: ${f.text(w.description)}`) });
+    // A framework whose default matrix runs some of its wirings only (their cells cost minutes each): say which not.
+    const left = described.filter((w) => !ran.has(w.id));
+    if (left.length > 0 && cells.length > 0) {
+      blocks.push({
+        kind: 'p',
+        inline:
+          f.text('Not in these results: ') +
+          left.map((w) => f.code(w.id)).join(', ') +
+          f.text(" (the default matrix leaves them out for time: each of their largest cells runs for minutes); ") +
+          f.code('run --framework NAME@VERSION') +
+          f.text(' runs every wiring.'),
+      });
+    }
   }
   const narrower = fewerVersions(cells);
   if (narrower.length > 0) {
