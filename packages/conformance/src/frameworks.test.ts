@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope, type Framework } from './frameworks.js';
+import { defaultScope, framework, type Framework } from './frameworks.js';
 
 const shape = { wirings: ['plain', 'guarded-plain'], stores: ['memory', 'file', 'file-shared'] };
 const versions = ['1.0.0', '1.10.0', '1.2.0'];
@@ -29,5 +29,18 @@ describe('defaultScope', () => {
     const it = fw({ guarded: true, stores: ['file'] });
     expect(defaultScope(it, '1.0.0', versions, shape, { wirings: ['guarded-plain'] })).toEqual({ stores: ['memory', 'file-shared'] });
     expect(defaultScope(it, '1.0.0', versions, shape, { wirings: ['guarded-plain'], stores: ['file'] })).toBeUndefined();
+  });
+});
+
+describe('default versions', () => {
+  it("runs LangGraph's first and latest lines and both sides of each change, and a newer line as it comes", () => {
+    const releases = ['0.1.9', '0.2.0', '0.2.74', '0.3.12', '0.4.0', '0.4.10', '1.0.15', '1.4.21', '1.5.3', '1.6.0', '1.7.3', '1.8.0-rc.1'];
+    expect(framework('langgraph').defaults(releases)).toEqual(['0.2.74', '0.3.12', '0.4.10', '1.5.3', '1.7.3']);
+    expect(framework('langgraph').defaults([...releases, '1.8.1'])).toEqual(['0.2.74', '0.3.12', '0.4.10', '1.5.3', '1.7.3', '1.8.1']);
+  });
+
+  it("runs the LangGraph server's release on the latest tag, with its cheaper wirings", () => {
+    expect(framework('langgraph-server').defaults(['0.0.64', '1.5.0', '1.5.1'])).toEqual(['1.5.1']);
+    expect(framework('langgraph-server').defaultWirings).toEqual(['reject', 'reject-by-id', 'enqueue', 'guarded-reject']);
   });
 });

@@ -13,7 +13,7 @@ export interface Wiring extends WiringInfo {
   readonly guarded?: true;
 }
 
-const DOUBLE_TEXTING = 'https://docs.langchain.com/langgraph-platform/double-texting';
+const DOUBLE_TEXTING = 'https://docs.langchain.com/langsmith/double-texting';
 
 const STRATEGIES: Readonly<Record<Strategy, string>> = {
   reject: "a run on a busy thread is refused (422); the local server's default (`langgraph dev`)",

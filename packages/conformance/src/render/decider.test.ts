@@ -60,6 +60,19 @@ describe('frameworkAnswers', () => {
     expect(answer!.fix!.remedy).toBeUndefined();
   });
 
+  it('knows the stores where each property was checked, apart from the stores where its wiring ran anything', () => {
+    const cells = [
+      on('plain', failing('7.0.0')),
+      // The file store runs one other scenario only: it never judged double-resume's at-most-once.
+      on('plain', cell({ version: '7.0.0', verdict: 'not-applicable', store: 'file' })),
+      on('plain', cell({ version: '7.0.0', verdict: 'pass', store: 'file', scenario: 'crash-restart', property: 'disclosure' })),
+    ];
+    const [answer] = frameworkAnswers([target('7.0.0', [{ id: 'plain', description: 'the docs', docsDefault: true }])], cells);
+    expect(answer!.docsDefault!.stores).toEqual(['memory', 'file']);
+    expect(answer!.docsDefault!.properties.get('at-most-once')!.stores).toEqual(['memory']);
+    expect(answer!.docsDefault!.properties.get('disclosure')!.stores).toEqual(['file']);
+  });
+
   it('does not call a wiring made for one scenario the safest because it was judged on less', () => {
     const cells = [
       on('whole', failing('1.0.0')),

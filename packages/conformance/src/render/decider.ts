@@ -16,6 +16,8 @@ export interface PropertyOutcome {
   readonly status: 'holds' | 'holds-partly-explored' | 'fails' | 'allowed' | 'broken' | 'not-run';
   /** Cells that ran (pass, fail, allowed). */
   readonly ran: number;
+  /** The stores where it ran (a store whose cells of it are all n/a never judged it). */
+  readonly stores: readonly string[];
   readonly failing: readonly ResultCell[];
 }
 
@@ -51,7 +53,7 @@ function outcome(cells: readonly ResultCell[]): PropertyOutcome {
             : ran.some((c) => !c.exhaustive)
               ? 'holds-partly-explored'
               : 'holds';
-  return { status, ran: ran.length, failing };
+  return { status, ran: ran.length, stores: [...new Set(ran.map((c) => c.store))], failing };
 }
 
 /** Each wiring of one version that ran anything, in the order the results list them. */

@@ -56,10 +56,10 @@ function triageLinks(f: Inline, cell: ResultCell | undefined, triage: readonly T
 }
 
 /** `fails: <plain story>` linking to the shortest counterexample, or the status in words. */
-/** ` (memory only)` when a property fails on some of the stores the wiring ran, not all. */
-function onlyOn(f: Inline, w: WiringOutcome, o: PropertyOutcome): string {
+/** ` (memory only)` when a property fails on some of the stores where it was checked, not all. */
+function onlyOn(f: Inline, _w: WiringOutcome, o: PropertyOutcome): string {
   const failing = new Set(o.failing.map((c) => c.store));
-  return failing.size < w.stores.length ? f.text(` (${[...failing].join(', ')} only)`) : '';
+  return failing.size < o.stores.length ? f.text(` (${[...failing].join(', ')} only)`) : '';
 }
 
 function outcomeText(f: Inline, w: WiringOutcome, property: PropertyId, triage: readonly TriageEntry[]) {

@@ -1,5 +1,5 @@
 // Paths and links built from a results file's names: a second lock behind the schema check when a file is read.
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,20 @@ describe('writeReports', () => {
     const index = await readFile(join(dir, 'README.md'), 'utf8');
     expect(index).toContain('Node v20.20.2');
     expect(index).toContain('mastra@1.71.0 (@mastra/core declares node >=22.13.0)');
+  });
+});
+
+describe('writeReports over an earlier report', () => {
+  it("removes the stories of its frameworks' versions these results no longer hold, and nothing else", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-reports-'));
+    const target = (version: string) => ({ framework: 'ai', version, spec: 'ai', packages: {} });
+    const scenarios = [...SCENARIOS.values()];
+    await writeReports(dir, { targets: [target('6.0.0'), target('7.0.0')], cells: [failing('6.0.0'), failing('7.0.0')], scenarios });
+    await writeFile(join(dir, 'stories', 'notes.txt'), 'mine');
+    await writeFile(join(dir, 'stories', 'mastra@1.0.0.md'), 'another framework');
+    await writeReports(dir, { targets: [target('7.0.0')], cells: [failing('7.0.0')], scenarios });
+    expect((await readdir(join(dir, 'stories'))).sort()).toEqual(['ai@7.0.0.md', 'mastra@1.0.0.md', 'notes.txt']);
+    expect(await readdir(join(dir, 'html'))).toEqual(['ai@7.0.0.html']);
   });
 });
 

@@ -1,7 +1,7 @@
 // Writes the reports of a run into a folder: the index, a page per framework and the stories per version, each in
 // Markdown and in HTML.
 // (results.json is the journal's, written as the run goes.)
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Scenario } from '@approval-conformance/core';
 import type { ResultsFile } from '../results.js';
@@ -100,5 +100,25 @@ export async function writeReports(dir: string, input: ReportInput, meta: Report
   }
   const written: string[] = [];
   for (const [file, text] of pages) written.push(await write(file, text()));
+  await pruneStories(dir, input, written);
   return written;
+}
+
+/**
+ * The stories pages of a framework's versions these results no longer hold (a version left out of the default
+ * matrix, a release replaced by a newer one): written by an earlier run into the same folder, they would outlive the
+ * results they came from. Only `NAME@VERSION` pages of the frameworks in these results are touched.
+ */
+async function pruneStories(dir: string, input: ReportInput, written: readonly string[]): Promise<void> {
+  const frameworks = new Set(input.targets.map((t) => t.framework));
+  const kept = new Set(written.map((file) => resolve(file)));
+  for (const [folder, extension] of [['stories', '.md'], ['html', '.html']] as const) {
+    const names = await readdir(join(dir, folder)).catch(() => [] as string[]);
+    for (const name of names) {
+      const at = name.lastIndexOf('@');
+      if (at <= 0 || !name.endsWith(extension) || !frameworks.has(name.slice(0, at))) continue;
+      const file = resolve(dir, folder, name);
+      if (!kept.has(file)) await rm(file, { force: true });
+    }
+  }
 }
