@@ -12,16 +12,18 @@
 // access, so it fires only when the server has been quiet for 3 s: here, when no request is in flight (every turn's
 // request has ended). A restart reads the files back: what was written at the last quiet moment, and nothing since.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { GatedGuardStore, GuardedApp, type Access, type Action, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
-import { GuardError, MemoryGuardStore, type ApprovalRecord } from '@approval-conformance/guard';
+import { GatedGuardStore, GuardedApp, type Access, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
+import { MemoryGuardStore, type ApprovalRecord } from '@approval-conformance/guard';
 import {
   approvalState,
   buildGraph,
-  followUpId,
+  discloseEffects,
   gatedSaverClass,
   newSaverBook,
   pendingApprovals,
   saverContents,
+  showCards,
+  type Interrupt,
   type TupleLike,
 } from '@approval-conformance/adapter-langgraph';
 import { OPS_KEY, type OpsHooks } from './ops.js';
@@ -34,23 +36,12 @@ export const THREAD = '00000000-0000-4000-8000-000000000001';
 /** Whose code is running: the turn whose request, or whose drain of the queue, it is. */
 const whose = new AsyncLocalStorage<string>();
 
-interface Interrupt {
-  readonly id?: string;
-  readonly value?: { approval?: string; action?: Action; world?: string };
-}
-
 /** How a run the app created ended, as its client learns it. */
 type Outcome =
   | { readonly refused: string }
   | { readonly status: string; readonly values?: Record<string, unknown>; readonly error?: { error?: string; message?: string } };
 
 const TERMINAL = new Set(['success', 'error', 'interrupted', 'timeout', 'deleted']);
-
-/** What the user is told of an effect the graph reports: unguarded `true`, guarded what the guard says became of it. */
-function told(executed: unknown): 'happened' | 'unknown' | undefined {
-  if (executed === true || executed === 'ran' || executed === 'ran-before') return 'happened';
-  return executed === 'unknown' ? 'unknown' : undefined;
-}
 
 /** What the server's files hold: its persistence's own serialization of the ops and of the checkpoints. */
 interface Disk {
@@ -218,27 +209,6 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
     return state.tasks?.flatMap((t: { interrupts?: Interrupt[] }) => t.interrupts ?? []) ?? [];
   };
 
-  /** The guard's record of a card about to be shown; false if another turn recorded one for this approval already. */
-  const proposed = async (turn: string, approvalId: string, action: Action, proposedIn: string | undefined) => {
-    try {
-      await app!.propose(turn, approvalId, action, proposedIn ?? env.backend.world);
-      return true;
-    } catch (error) {
-      if (error instanceof GuardError && error.code === 'already-proposed') return false;
-      throw error;
-    }
-  };
-
-  const showCards = async (turn: string, interrupts: readonly Interrupt[], except: ReadonlySet<string>) => {
-    for (const it of interrupts) {
-      const approvalId = it.value?.approval;
-      if (!approvalId || !it.value?.action || except.has(approvalId)) continue;
-      if (it.id) interruptIds.set(approvalId, it.id);
-      if (app && !(await proposed(turn, approvalId, it.value.action, it.value.world))) continue;
-      await env.connections.deliverCard(turn, approvalId, it.value.action);
-    }
-  };
-
   // The thread, created by the app before anything else (the set-up's own request, outside any turn).
   await client.threads.create({ threadId: THREAD, ifExists: 'do_nothing' });
 
@@ -254,7 +224,7 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
         const mine = (await pausedOn()).find((it) => it.value?.approval === approval);
         // Another run on the thread may have moved it on: then there is no card to show for this request.
         if (!mine?.value?.action) return undefined;
-        await showCards(turn, [mine], new Set());
+        await showCards(env, app, interruptIds, turn, [mine], new Set());
         return { approvalId: approval, action: mine.value.action };
       }),
 
@@ -275,13 +245,10 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
         }
         if (outcome.status !== 'success' || !outcome.values) return;
         const approval = String(outcome.values['approval'] ?? answer.approvalId);
-        const executed = told(outcome.values['executed']);
-        if (executed) await env.connections.disclose(turn, approval, executed);
-        const executed2 = told(outcome.values['executed2']);
-        if (executed2) await env.connections.disclose(turn, followUpId(approval), executed2);
+        await discloseEffects(env, turn, approval, outcome.values);
         // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
         if (request.followUp && outcome.values['executed2'] === undefined) {
-          await showCards(turn, await pausedOn(), new Set([approval]));
+          await showCards(env, app, interruptIds, turn, await pausedOn(), new Set([approval]));
         }
       }),
 

@@ -12,13 +12,14 @@
 // memory, in the same SQLite database, in the same PostgreSQL schema), so a restart and a snapshot keep exactly what
 // they keep of the checkpoints.
 import Database from 'better-sqlite3';
-import { GatedGuardStore, GuardedApp, type Action, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
-import { GuardError, MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
+import { GatedGuardStore, GuardedApp, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
+import { MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
 import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
 import { STRICT_RESUME_KEY } from './features.js';
 import { gatedSaverClass, newSaverBook, saverContents, TURN_KEY } from './gated-saver.js';
-import { buildGraph, followUpId } from './graph.js';
+import { discloseEffects, showCards, type Interrupt } from './app.js';
+import { buildGraph } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
 import type { Wiring } from './wirings.js';
@@ -28,11 +29,6 @@ import { connect, dropSchema, dumpSchema, loadSchema, newSchemaName, takeConnect
 export const postgresUrl = () => process.env['APPROVAL_CONFORMANCE_POSTGRES'];
 
 const THREAD = 'thread-1';
-
-interface Interrupt {
-  readonly id?: string;
-  readonly value?: { approval?: string; action?: Action; world?: string };
-}
 
 const SAVERS: Readonly<Record<string, (lib: LangGraphLib) => unknown>> = {
   memory: (lib) => lib.langgraph['MemorySaver'],
@@ -48,12 +44,6 @@ interface Opened {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly saver: any;
   readonly guard: GuardStore | undefined;
-}
-
-/** What the user is told of an effect the graph reports: unguarded `true`, guarded what the guard says became of it. */
-function told(executed: unknown): 'happened' | 'unknown' | undefined {
-  if (executed === true || executed === 'ran' || executed === 'ran-before') return 'happened';
-  return executed === 'unknown' ? 'unknown' : undefined;
 }
 
 export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldEnv): Promise<World> {
@@ -142,28 +132,6 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
     return state.tasks?.flatMap((t: { interrupts?: Interrupt[] }) => t.interrupts ?? []) ?? [];
   };
 
-  const showCards = async (turn: string, interrupts: readonly Interrupt[], except: ReadonlySet<string>) => {
-    for (const it of interrupts) {
-      const approvalId = it.value?.approval;
-      if (!approvalId || !it.value?.action || except.has(approvalId)) continue;
-      if (it.id) interruptIds.set(approvalId, it.id);
-      // Guarded: the record is written before the card is shown, bound to the action and the world it was proposed in.
-      if (app && !(await proposed(turn, approvalId, it.value.action, it.value.world))) continue;
-      await env.connections.deliverCard(turn, approvalId, it.value.action);
-    }
-  };
-
-  /** The guard's record of a card about to be shown; false if another turn recorded one for this approval already. */
-  const proposed = async (turn: string, approvalId: string, action: Action, proposedIn: string | undefined) => {
-    try {
-      await app!.propose(turn, approvalId, action, proposedIn ?? env.backend.world);
-      return true;
-    } catch (error) {
-      if (error instanceof GuardError && error.code === 'already-proposed') return false;
-      throw error;
-    }
-  };
-
   const world: World = {
     async propose(turn, req) {
       request = req;
@@ -174,7 +142,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       const mine = interrupts.find((it) => it.value?.approval === approval);
       // Another run on the thread may have moved it on: then there is no card to show for this request.
       if (!mine?.value?.action) return undefined;
-      await showCards(turn, [mine], new Set());
+      await showCards(env, app, interruptIds, turn, [mine], new Set());
       return { approvalId: approval, action: mine.value.action };
     },
 
@@ -200,13 +168,10 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         throw error;
       }
       const approval = String(result['approval'] ?? answer.approvalId);
-      const executed = told(result['executed']);
-      if (executed) await env.connections.disclose(turn, approval, executed);
-      const executed2 = told(result['executed2']);
-      if (executed2) await env.connections.disclose(turn, followUpId(approval), executed2);
+      await discloseEffects(env, turn, approval, result);
       // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
       if (request.followUp && result['executed2'] === undefined) {
-        await showCards(turn, await pausedOn(turn), new Set([approval]));
+        await showCards(env, app, interruptIds, turn, await pausedOn(turn), new Set([approval]));
       }
     },
 
