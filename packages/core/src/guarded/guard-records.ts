@@ -1,9 +1,10 @@
 // The approval guard's records as a guarded world keeps them: the store its GuardedApp spends on, and a copy of what it
 // holds, so that the world's setup snapshot holds the guard's records too. In memory they are gone with the process,
 // as an in-memory framework store is; in SQLite (a database the adapter opens beside the framework's) they survive a
-// restart.
+// restart, as they do in a PostgreSQL table.
 import { MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
+import { PostgresGuardStore, type Queryable } from '@approval-conformance/guard/postgres';
 import type { RecordState } from '../history/events.js';
 import { guardRecordState } from './gated-guard-store.js';
 
@@ -64,6 +65,29 @@ export function sqliteGuardRecords(db: SqliteDatabase): GuardRecords {
       for (const record of records) await store.insert(record);
     },
     close: () => db.close(),
+    inspect: (approvalId) => inspect(store, approvalId),
+  };
+}
+
+/**
+ * In a PostgreSQL table (schema-qualified, a world's own), over a connection the caller keeps (`close` leaves it
+ * open): the records survive a restart.
+ */
+export function postgresGuardRecords(db: Queryable, table: string): GuardRecords {
+  const store = new PostgresGuardStore(db, { table });
+  return {
+    store,
+    async dump() {
+      await store.setup();
+      const { rows } = await db.query(`SELECT record FROM ${table} ORDER BY id`);
+      return rows.map((row: { record: unknown }) => (typeof row.record === 'string' ? JSON.parse(row.record) : row.record) as ApprovalRecord);
+    },
+    async load(records) {
+      await store.setup();
+      await db.query(`DELETE FROM ${table}`);
+      for (const record of records) await store.insert(record);
+    },
+    close: () => {},
     inspect: (approvalId) => inspect(store, approvalId),
   };
 }

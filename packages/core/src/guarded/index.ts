@@ -2,5 +2,5 @@
 // as the approval's record, and the application's calls around the framework's own code.
 export { GatedGuardStore } from './gated-guard-store.js';
 export { GuardedApp, GuardedToolError, guardedAction, suiteAction, type GuardedOutcome } from './guarded-app.js';
-export { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from './guard-records.js';
+export { memoryGuardRecords, postgresGuardRecords, sqliteGuardRecords, type GuardRecords } from './guard-records.js';
 export { WorldGuard, type WorldGuardSnapshot } from './world-guard.js';

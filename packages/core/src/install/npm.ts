@@ -58,6 +58,11 @@ export interface Isolated {
    * reach the registry. The folder is a scratch one beside the entry, renamed into place once this is done.
    */
   readonly install?: (dir: string) => Promise<void>;
+  /**
+   * More arguments for `npm install`: `--legacy-peer-deps` for a package whose required peers include ones the
+   * registry cannot satisfy (the manifest then lists the peers the adapter needs itself).
+   */
+  readonly npmArgs?: readonly string[];
 }
 
 /** The folder a spec installs into. */
@@ -74,9 +79,9 @@ function finished(dir: string, spec: Isolated): boolean {
   return spec.reuse === undefined || spec.reuse(ready);
 }
 
-async function npmInstall(dir: string, what: string): Promise<void> {
+async function npmInstall(dir: string, what: string, args: readonly string[] = []): Promise<void> {
   try {
-    await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', ...args], {
       cwd: dir,
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -120,7 +125,7 @@ export async function installIsolated<T>(spec: Isolated, log: (line: string) => 
             throw new InstallError(`install of ${spec.what} failed: ${(error as Error).message ?? String(error)}`);
           }
         } else {
-          await npmInstall(partial, spec.what);
+          await npmInstall(partial, spec.what, spec.npmArgs);
         }
         await writeFile(join(partial, 'shim.mjs'), spec.shim);
         await writeFile(join(partial, 'ready.json'), JSON.stringify(spec.ready ?? {}) + '\n');
