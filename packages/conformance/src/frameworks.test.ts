@@ -39,6 +39,12 @@ describe('default versions', () => {
     expect(framework('langgraph').defaults([...releases, '1.8.1'])).toEqual(['0.2.74', '0.3.12', '0.4.10', '1.5.3', '1.7.3', '1.8.1']);
   });
 
+  it("runs ADK's first release, both sides of its change, and a newer one as it comes", () => {
+    const releases = ['0.1.2', '0.1.3', '0.4.0', '1.6.0', '2.0.0'];
+    expect(framework('adk').defaults(releases)).toEqual(['0.1.2', '1.6.0', '2.0.0']);
+    expect(framework('adk').defaults([...releases, '2.1.0-rc.1', '2.1.0'])).toEqual(['0.1.2', '1.6.0', '2.0.0', '2.1.0']);
+  });
+
   it("runs the LangGraph server's release on the latest tag, with its cheaper wirings", () => {
     expect(framework('langgraph-server').defaults(['0.0.64', '1.5.0', '1.5.1'])).toEqual(['1.5.1']);
     expect(framework('langgraph-server').defaultWirings).toEqual(['reject', 'reject-by-id', 'enqueue', 'guarded-reject']);

@@ -359,6 +359,37 @@ const LANGGRAPH_SERVER: Framework = {
   },
 };
 
+const ADK_PACKAGES = ['@google/adk', '@google/genai', '@mikro-orm/core', '@mikro-orm/postgresql'];
+
+const ADK: Framework = {
+  name: 'adk',
+  npm: '@google/adk',
+  pinned: ['2.0.0', '0.1.2'],
+  // The first release: toolContext.requestConfirmation and the adk_request_confirmation call are in 0.1.2.
+  oldest: '0.1.2',
+  // The first release, both sides of the one place a verdict changes (1.6.0 to 2.0.0: requireConfirmation, the
+  // response check and the pinned-arguments check arrive, and a tool's own request can no longer be answered), and
+  // the newest. Every release was run (the README says what the others give): 0.1.3 to 1.6.0 give 0.1.2's verdicts
+  // but for 0.2.2 and 0.2.3, on which no agent runs on a model of the app's own.
+  defaults: (releases) => {
+    const newest = stable(releases).at(-1);
+    return [...new Set([...['0.1.2', '1.6.0', '2.0.0'].filter((v) => releases.includes(v)), ...(newest ? [newest] : [])])];
+  },
+  newestOnly: { guarded: true },
+  async shape() {
+    const { WIRINGS, STORES } = await import('@approval-conformance/adapter-adk');
+    return { wirings: WIRINGS.map((w) => w.id), stores: [...STORES] };
+  },
+  async load(version, log) {
+    const a = await import('@approval-conformance/adapter-adk');
+    const line = a.PINNED_VERSIONS[version];
+    const pinned = line === undefined ? undefined : await a.pinnedLibIfPresent(line);
+    if (line !== undefined && pinned === undefined) log(notPinnedHere('adk', version));
+    const lib = pinned ?? (await installing('adk', version, this.pinned, () => a.installedLib(version, log)));
+    return { adapter: await a.adkAdapter(lib), ...loadedPackages(lib.dir, ADK_PACKAGES) };
+  },
+};
+
 /**
  * Extra frameworks from the module APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS names (its `FRAMEWORKS` export): how the
  * runner's tests plug in versions that will not install, will not import, hang or crash, and a way to try an adapter
@@ -376,7 +407,7 @@ async function extraFrameworks(): Promise<Framework[]> {
 
 // In this order the default matrix runs (the quick ones first, so an interrupted run has the most versions) and the
 // reports list them.
-export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, LANGGRAPH, LANGGRAPH_SERVER, MASTRA, ...(await extraFrameworks())];
+export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, ADK, LANGGRAPH, LANGGRAPH_SERVER, MASTRA, ...(await extraFrameworks())];
 
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
 const PLANNED: string[] = [];

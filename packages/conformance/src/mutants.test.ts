@@ -13,6 +13,7 @@ import { aiSdkAdapter, pinnedLib as aiLib } from '@approval-conformance/adapter-
 import { openaiAgentsAdapter, pinnedLib as agentsLib } from '@approval-conformance/adapter-openai-agents';
 import { mastraAdapter, pinnedLib as mastraLib } from '@approval-conformance/adapter-mastra';
 import { langgraphServerAdapter, pinnedLib as serverLib } from '@approval-conformance/adapter-langgraph-server';
+import { adkAdapter, pinnedLib as adkLib } from '@approval-conformance/adapter-adk';
 
 /** How a mutant changes what a gate declares: the new accesses for a gate whose label matches. */
 interface GateMutation {
@@ -72,6 +73,7 @@ const ai = once(async () => aiSdkAdapter(await aiLib(7)));
 const agents = once(async () => openaiAgentsAdapter(await agentsLib('0.20')));
 const mastra = once(async () => mastraAdapter(await mastraLib('1.71')));
 const server = once(async () => langgraphServerAdapter(await serverLib()));
+const adk = once(async () => adkAdapter(await adkLib('2')));
 
 const MUTANTS: readonly Mutant[] = [
   { name: 'reference: a store write declared as a read', adapter: reference, wiring: 'after-snapshot', scenario: 'double-resume', mutation: asRead(/^store\.write/), killedBy: 'declarations' },
@@ -84,6 +86,8 @@ const MUTANTS: readonly Mutant[] = [
   { name: "langgraph-server: a run's creation declared as a read", adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: asRead(/^runs\.put/), killedBy: 'declarations' },
   { name: "langgraph-server: the queue's claim of a run declared as a read", adapter: server, wiring: 'enqueue', scenario: 'double-resume', mutation: asRead(/^runs\.next/), killedBy: 'declarations' },
   { name: 'langgraph-server: a checkpoint put declared as a read', adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: asRead(/^checkpoint\.put\(/), killedBy: 'declarations' },
+  { name: "adk: the session's event append declared as a read", adapter: adk, wiring: 'require-confirmation', scenario: 'double-resume', mutation: asRead(/^appendEvent\(/), killedBy: 'declarations' },
+  { name: "adk: the session's read declares nothing", adapter: adk, wiring: 'require-confirmation', scenario: 'double-resume', mutation: dropped(/^getSession/), killedBy: 'declarations' },
   { name: 'ai: the chat save declared as a read', adapter: ai, wiring: 'native-approval', scenario: 'double-resume', mutation: asRead(/^chat\.save/), killedBy: 'declarations' },
   { name: 'ai: the chat load declares nothing', adapter: ai, wiring: 'native-approval', scenario: 'double-resume', mutation: dropped(/^chat\.load/), killedBy: 'declarations' },
   { name: 'openai-agents: the state save declared as a read', adapter: agents, wiring: 'run-state', scenario: 'double-resume', mutation: asRead(/^state\.save/), killedBy: 'declarations' },

@@ -11,6 +11,7 @@ import { aiSdkAdapter, pinnedLib as aiLib } from '@approval-conformance/adapter-
 import { openaiAgentsAdapter, pinnedLib as agentsLib } from '@approval-conformance/adapter-openai-agents';
 import { mastraAdapter, pinnedLib as mastraLib } from '@approval-conformance/adapter-mastra';
 import { langgraphServerAdapter, pinnedLib as serverLib } from '@approval-conformance/adapter-langgraph-server';
+import { adkAdapter, pinnedLib as adkLib } from '@approval-conformance/adapter-adk';
 
 /**
  * Commuting releases against every schedule run to its end; then each other reduction added to it alone (the ground
@@ -108,6 +109,18 @@ describe('every reduction keeps every verdict and shortest length', () => {
     ] as const) {
       await sameWithEveryReduction(adapter, wiring, store, scenario);
     }
+  });
+
+  it('adk (pinned 2.0.0 and 0.1.2): the session service gated, a crash, the guard, the pinned copy edited', async () => {
+    const adk2 = await adkAdapter(await adkLib('2'));
+    for (const [wiring, store, scenario] of [
+      ['require-confirmation', 'memory', 'crash-restart'],
+      ['require-confirmation', 'memory', 'tamper'],
+      ['guarded-require-confirmation', 'memory', 'crash-restart'],
+    ] as const) {
+      await sameWithEveryReduction(adk2, wiring, store, scenario);
+    }
+    await sameWithEveryReduction(await adkAdapter(await adkLib('0')), 'request-confirmation', 'memory', 'replay');
   });
 
   it('mastra (pinned line 1.71): fake timers, exact accesses and changes in place on memory; two processes on libsql-shared', async () => {

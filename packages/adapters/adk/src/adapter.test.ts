@@ -32,9 +32,10 @@ describe('feature detection', () => {
     expect(await detectFeatures(await pinnedLib('2'))).toEqual({
       requireConfirmation: true,
       database: true,
+      agentFails: undefined,
       requestedResumeFails: expect.stringMatching(/refuses the answer to a confirmation a tool asked for itself: .*confirmation_not_required/),
     });
-    expect(await detectFeatures(await pinnedLib('0'))).toEqual({ requireConfirmation: false, database: false, requestedResumeFails: undefined });
+    expect(await detectFeatures(await pinnedLib('0'))).toEqual({ requireConfirmation: false, database: false, agentFails: undefined, requestedResumeFails: undefined });
   });
 
   it("marks the docs' default of each version, and says why a wiring cannot run", async () => {

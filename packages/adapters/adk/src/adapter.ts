@@ -28,7 +28,7 @@ export async function adkAdapter(lib: AdkLib): Promise<Adapter> {
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
       if (!(STORES as readonly string[]).includes(store)) return { applicable: false, reason: `no store '${store}'` };
-      const missing = wiring.unavailable(features);
+      const missing = features.agentFails ?? wiring.unavailable(features);
       if (missing) return { applicable: false, reason: missing };
       if (store === 'postgres' && !features.database) return { applicable: false, reason: 'this version has no DatabaseSessionService (0.4.0 adds it)' };
       return { applicable: true };

@@ -9,6 +9,8 @@ import { gatesIn, type Any } from './record.js';
 export interface Features {
   readonly requireConfirmation: boolean;
   readonly database: boolean;
+  /** Why an agent does not run on this version with a model of the app's own, or undefined if it does. */
+  readonly agentFails: string | undefined;
   /** Why a tool's own request for confirmation cannot be answered on this version, or undefined if it can. */
   readonly requestedResumeFails: string | undefined;
 }
@@ -20,11 +22,11 @@ export async function detectFeatures(lib: AdkLib): Promise<Features> {
   return {
     requireConfirmation: typeof FunctionTool?.prototype?.checkRequireConfirmation === 'function',
     database: typeof DatabaseSessionService === 'function',
-    requestedResumeFails: await probeRequested(lib),
+    ...(await probe(lib)),
   };
 }
 
-async function probeRequested(lib: AdkLib): Promise<string | undefined> {
+async function probe(lib: AdkLib): Promise<Pick<Features, 'agentFails' | 'requestedResumeFails'>> {
   const { BaseLlm, LlmAgent, FunctionTool, Runner, InMemorySessionService } = lib.adk;
   let ran = 0;
   const tool = new FunctionTool({
@@ -61,12 +63,21 @@ async function probeRequested(lib: AdkLib): Promise<string | undefined> {
     for await (const event of runner.runAsync({ userId: 'u', sessionId: session.id, newMessage })) events.push(event);
     return events;
   };
+  let gate;
   try {
-    const gate = gatesIn(await drain({ role: 'user', parts: [{ text: 'go' }] }))[0];
-    if (!gate) return 'a tool that calls toolContext.requestConfirmation does not pause this version';
-    await drain(confirmation(gate.gateId, true));
-    return ran === 1 ? undefined : `the tool did not run after its confirmation was answered (it ran ${ran} times)`;
+    gate = gatesIn(await drain({ role: 'user', parts: [{ text: 'go' }] }))[0];
   } catch (error) {
-    return `this version refuses the answer to a confirmation a tool asked for itself: ${(error as Error).message}`;
+    const entry = lib.entry === 'commonjs' ? ' (its ES module entry does not load on this Node, so its CommonJS entry was used)' : '';
+    return { agentFails: `on this version an agent does not run on a model of the app's own: ${(error as Error).message}${entry}`, requestedResumeFails: undefined };
   }
+  if (!gate) return { agentFails: undefined, requestedResumeFails: 'a tool that calls toolContext.requestConfirmation does not pause this version' };
+  try {
+    await drain(confirmation(gate.gateId, true));
+  } catch (error) {
+    return { agentFails: undefined, requestedResumeFails: `this version refuses the answer to a confirmation a tool asked for itself: ${(error as Error).message}` };
+  }
+  return {
+    agentFails: undefined,
+    requestedResumeFails: ran === 1 ? undefined : `the tool did not run after its confirmation was answered (it ran ${ran} times)`,
+  };
 }

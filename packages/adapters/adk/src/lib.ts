@@ -12,6 +12,8 @@ export interface AdkLib {
   /** Where the version is installed (a pin's folder, a cache folder). */
   readonly dir: string;
   readonly adk: Module;
+  /** Which of the package's entries loaded: its ES module one, or (where that fails on this Node) its CommonJS one. */
+  readonly entry?: 'module' | 'commonjs';
 }
 
 export type PinnedLine = '2' | '0';

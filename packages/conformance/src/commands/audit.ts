@@ -94,7 +94,8 @@ async function population(specs: readonly string[] | undefined, jobs: number, lo
       for (const t of missing) {
         const plan = plans.get(`${t.framework}@${t.version}`)!;
         if ('error' in plan) throw new RunFailure(`${t.framework}@${t.version} could not be loaded to list its cells: ${plan.error}`);
-        for (const u of plan.units) chosen.push({ framework: t.framework, version: t.version, wiring: u.wiring, store: u.store, scenario: u.scenario, judged: true });
+        // What the version cannot run has nothing to compare: its cells read n/a either way.
+        for (const u of plan.units.filter((unit) => !unit.notApplicable)) chosen.push({ framework: t.framework, version: t.version, wiring: u.wiring, store: u.store, scenario: u.scenario, judged: true });
       }
     }
   }

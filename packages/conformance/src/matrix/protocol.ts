@@ -32,6 +32,8 @@ export interface Unit {
   readonly store: string;
   readonly scenario: ScenarioId;
   readonly properties: readonly PropertyId[];
+  /** The adapter says the version cannot run it (its cells will read `not-applicable`, with the reason). */
+  readonly notApplicable?: true;
 }
 
 export const unitKey = (u: Pick<Unit, 'wiring' | 'store' | 'scenario'>) => `${u.wiring}/${u.store}/${u.scenario}`;

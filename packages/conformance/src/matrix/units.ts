@@ -12,7 +12,14 @@ export function planUnits(adapter: Adapter, filters: WorkerTask['filters']): Uni
     const properties = SCENARIOS.get(scenario)!.properties.filter((p) => filters.properties?.includes(p) ?? true);
     if (properties.length === 0) return [];
     return wirings.filter((wiring) => runsOn(SCENARIOS.get(scenario)!, wiring)).flatMap((wiring) =>
-      stores.map((store) => ({ key: unitKey({ wiring, store, scenario }), wiring, store, scenario, properties })),
+      stores.map((store) => ({
+        key: unitKey({ wiring, store, scenario }),
+        wiring,
+        store,
+        scenario,
+        properties,
+        ...(adapter.applicability(scenario, wiring, store).applicable ? {} : { notApplicable: true as const }),
+      })),
     );
   });
 }
