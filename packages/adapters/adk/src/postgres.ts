@@ -70,14 +70,16 @@ export class PostgresSessions {
     const proto = this.lib.adk.DatabaseSessionService.prototype;
     const restarted = new Set<Any>();
     let first = true;
+    let cellService: Any;
+    let guardTable: string | undefined;
     return {
       sessionId,
       open: async () => {
-        const shared = await this.#sharedService();
-        schema = shared.schema;
-        const service = shared.service;
+        const { schema: cellSchema, service } = await this.#sharedService();
+        schema = cellSchema;
         if (first) {
           first = false;
+          cellService = service;
           return Object.create(service);
         }
         const fresh = await this.#start(schema);
@@ -98,7 +100,12 @@ export class PostgresSessions {
         restarted.delete(service);
         await service.orm?.close?.();
       },
-      guardRecords: (service) => postgresGuardRecords(queryable(service), `${schema}.guard_${sessionId}`),
+      guardRecords: (service) => postgresGuardRecords(queryable(service), (guardTable = `${schema}.guard_${sessionId}`)),
+      // The guard's table goes with the world: a cell's worlds run by the thousand, and a schema of that many tables
+      // could not be dropped at once (PostgreSQL takes a lock per table). The session's rows stay until the schema goes.
+      async end() {
+        if (guardTable && cellService) await queryable(cellService).query(`DROP TABLE IF EXISTS ${guardTable}`);
+      },
       cheap: false,
     };
   }

@@ -34,6 +34,8 @@ export interface Backing {
   write(service: Any, events: readonly Any[]): Promise<void>;
   /** Lets go of a service (a new process replaces it, the world ends). */
   close(service: Any): Promise<void>;
+  /** The world has ended: drop what it made in a store other worlds share (after `close`). */
+  end?(): Promise<void>;
   /** The approval guard's records (guarded wirings), in the same store: durable where the session is. */
   guardRecords(service: Any): GuardRecords;
   /** Whether `read` is cheap enough to run around every release (the check of declarations): memory only. */
@@ -184,5 +186,8 @@ export class Sessions {
     this.#service = this.#gated(await this.trace.external(this.backing.open()));
   }
 
-  close = (): Promise<void> => this.backing.close(this.#service);
+  async close(): Promise<void> {
+    await this.backing.close(this.#service);
+    await this.backing.end?.();
+  }
 }
