@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SCENARIOS, type ExploreOptions } from '@approval-conformance/core';
+import { DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { auditUnitId, selectUnits, type AuditUnit } from '../audit/select.js';
 import { compareUnit, type CellAudit } from '../audit/compare.js';
@@ -90,7 +90,7 @@ async function population(specs: readonly string[] | undefined, jobs: number, lo
     chosen = chosen.filter((u) => wanted.some((t) => t.framework === u.framework && t.version === u.version));
     if (missing.length > 0) {
       log(`Listing the cells of ${missing.map((t) => `${t.framework}@${t.version}`).join(', ')} (not in the published results)...`);
-      const plans = await planTargets(missing, { jobs, timeoutMs: undefined, filters: { scenarios: [...SCENARIOS.keys()] }, options: {}, strictFilters: false });
+      const plans = await planTargets(missing, { jobs, timeoutMs: undefined, filters: { scenarios: [...DEFAULT_SCENARIOS] }, options: {}, strictFilters: false });
       for (const t of missing) {
         const plan = plans.get(`${t.framework}@${t.version}`)!;
         if ('error' in plan) throw new RunFailure(`${t.framework}@${t.version} could not be loaded to list its cells: ${plan.error}`);

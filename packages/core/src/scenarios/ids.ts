@@ -9,6 +9,8 @@ export const SCENARIO_IDS = [
   'tool-retry',
   'crash-restart',
   'tamper',
+  // double-resume with three turns (three-tabs.ts); run only when named (`Scenario.optIn`).
+  'three-tabs',
   // The same as double-resume, replay and crash-restart, against a backend that ignores idempotency keys (guarded
   // wirings only: no-keys.ts).
   'double-resume-no-keys',

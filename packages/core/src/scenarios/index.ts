@@ -10,6 +10,7 @@ import { tamper } from './tamper.js';
 import { toolRetry } from './tool-retry.js';
 import { worldDrift } from './world-drift.js';
 import { crashRestartNoKeys, doubleResumeNoKeys, replayNoKeys } from './no-keys.js';
+import { threeTabs } from './three-tabs.js';
 
 export * from './ids.js';
 export * from './scenario.js';
@@ -28,7 +29,11 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map([
   [doubleResumeNoKeys.id, doubleResumeNoKeys],
   [replayNoKeys.id, replayNoKeys],
   [crashRestartNoKeys.id, crashRestartNoKeys],
+  [threeTabs.id, threeTabs],
 ]);
+
+/** The scenarios a run with no scenario list runs: all but those run only when named (`optIn`). */
+export const DEFAULT_SCENARIOS: readonly ScenarioId[] = [...SCENARIOS.values()].filter((s) => !s.optIn).map((s) => s.id);
 
 /** Whether a wiring is one of the approval guard's (`guarded-*`, the adapters' convention). */
 export const isGuardedWiring = (wiring: string) => wiring.startsWith('guarded-');

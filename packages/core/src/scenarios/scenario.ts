@@ -34,6 +34,11 @@ export interface Scenario {
    * acts (the backend ignores the idempotency keys only the guard sends). Other wirings have no cell of it.
    */
   readonly guardedOnly?: true;
+  /**
+   * Runs only when named (`run --scenario NAME`): a matrix with no scenario list leaves it out, until its cost in
+   * every row is measured and the default matrix has room for it.
+   */
+  readonly optIn?: true;
   program(world: World, fakes: Fakes, ctl: Controller): Promise<void>;
   /**
    * A gap the design admits on purpose: return its description when this violation falls inside it. The verdict is
