@@ -117,7 +117,7 @@ describe.each(STORES)('calibration on the %s store', (store) => {
 });
 
 // Three tabs on one approval (`three-tabs`): the same check against the model with three turns, on memory. The wirings
-// whose turns take a lock are left out but one: each of them explores 6,000 to 26,000 schedules here (13 to 60 s),
+// whose turns take a lock are left out but one: each of them explores 3,700 to 18,000 schedules here (9 to 53 s),
 // too much for a test; `pnpm conformance run --framework reference --scenario three-tabs` checks them all (the note on
 // issue 30 has the figures), against `pnpm conformance model --turns 3`.
 describe('calibration with three turns (three-tabs, memory)', () => {

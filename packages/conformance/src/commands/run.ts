@@ -95,8 +95,9 @@ Options:
                                     (source-set DPOR; needs commute)
                        bound        stop runs that can show no shorter
                                     counterexample (branch and bound)
-                       symmetry     of two turns that are the same but for
-                                    their names, release the first first
+                       symmetry     of turns that are the same but for their
+                                    names and have not moved, release only
+                                    the earliest
                      none, or --no-reduce: every schedule to its end. Every
                      choice gives the same verdicts and shortest lengths;
                      only the time and the schedule counts differ

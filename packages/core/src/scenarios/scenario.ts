@@ -25,10 +25,10 @@ export interface Scenario {
   readonly bound: string;
   readonly backend?: BackendOptions;
   /**
-   * Two turns the program starts together, before any release, with the same call on the same world: a run and the
-   * one with their names swapped are the same run, up to the names (see `ExhaustiveOptions.symmetric`).
+   * Turns the program starts together, before any release, with the same call on the same world: a run and the one
+   * with two of their names swapped are the same run, up to the names (see `ExhaustiveOptions.symmetric`).
    */
-  readonly symmetric?: readonly [string, string];
+  readonly symmetric?: readonly string[];
   /**
    * Runs on the approval guard's wirings only (`guarded-*`): it differs from another scenario only where the guard
    * acts (the backend ignores the idempotency keys only the guard sends). Other wirings have no cell of it.

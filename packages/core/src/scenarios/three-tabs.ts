@@ -8,8 +8,7 @@ export const threeTabs: Scenario = {
   summary: 'Three turns resume the same approval concurrently (three tabs open on one card).',
   properties: ['at-most-once', 'no-resurrection', 'fresh-view'],
   bound: 'three concurrent resumes',
-  // Any two of the three are alike; the explorer takes one pair.
-  symmetric: ['t1', 't2'],
+  symmetric: ['t1', 't2', 't3'],
   optIn: true,
   async program(world, fakes, ctl) {
     const { approvalId } = await proposeAndApprove(world, fakes, ctl);

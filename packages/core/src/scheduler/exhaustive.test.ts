@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exploreExhaustive } from './exhaustive.js';
 import { runSchedule, type Program } from './run.js';
 import { countSchedules, read, turns, write } from './programs.fixtures.js';
+import { formatSchedule } from './schedule.js';
 
 describe('exploreExhaustive', () => {
   it('runs every order of dependent releases: C(4,2) = 6 for two turns of two writes', async () => {
@@ -16,6 +17,24 @@ describe('exploreExhaustive', () => {
     const full = await countSchedules(turns(2, 2, read), false);
     expect(full.schedules).toBe(6);
     expect(reduced.schedules).toBe(1);
+  });
+
+  it('releases only the earliest of alike turns that have not moved: one order in 3! of three alike turns', async () => {
+    const orders: string[] = [];
+    const stats = await exploreExhaustive(
+      (selector) => runSchedule(turns(3, 2, write), selector),
+      (run) => void orders.push(formatSchedule(run.schedule)),
+      { reduce: { commute: false, symmetry: true }, symmetric: ['t1', 't2', 't3'] },
+    );
+    // 6!/(2!2!2!) = 90 orders, six to a class of renamings: the class's member whose turns first move as t1, t2, t3.
+    expect(stats).toMatchObject({ schedules: 15, exhausted: true });
+    const firstMoves = (order: string) => [...new Set(order.split(' ').map((step) => step.split(':')[0]))].join(' ');
+    expect(new Set(orders.map(firstMoves))).toEqual(new Set(['t1 t2 t3']));
+    // Renaming every run in all six ways gives back all 90 orders.
+    const perms = [['t1', 't2', 't3'], ['t1', 't3', 't2'], ['t2', 't1', 't3'], ['t2', 't3', 't1'], ['t3', 't1', 't2'], ['t3', 't2', 't1']];
+    const renamed = new Set(orders.flatMap((o) => perms.map((p) => o.replace(/t(\d)/g, (_, n: string) => p[Number(n) - 1]!))));
+    expect(renamed.size).toBe(90);
+    expect((await countSchedules(turns(3, 2, write), false)).schedules).toBe(90);
   });
 
   it('never treats an undeclared gate as commuting', async () => {

@@ -13,11 +13,13 @@
 // - limit (branch and bound, set by the caller): a run is stopped after that many releases. Sound with sleep sets
 //   (which reach every state within the limit) but not with source sets (which reach every complete run, not every
 //   state), so a caller that limits runs turns source sets off.
-// - symmetry: two turns the scenario starts together with the same call (`symmetric`) are the same code on the same
+// - symmetry: turns the scenario starts together with the same call (`symmetric`) are the same code on the same
 //   world, and the properties compare turns only for equality (a dispatch is named after its turn, a spend is another
-//   turn's or not). Swapping their names maps every run that releases the second one first onto a run that releases
-//   the first one first, with the same verdicts and counterexample lengths. So at the start, where both wait at their
-//   first gate, only the first is released first.
+//   turn's or not). Two of them that have not moved yet, both waiting at their first gate, differ in nothing but
+//   their names, at any point of a run: swapping the names maps every run that releases the later one first onto a
+//   run that releases the earlier one first, with the same verdicts and counterexample lengths. So of the alike turns
+//   still at their first gate, only the earliest is released. With three tabs that is one order of the three where
+//   there were six; with two, the pair's one order at the start.
 import { EVERY_PROPERTY, type Scope } from './commute.js';
 import type { PendingGate, Release, Released } from './gate.js';
 import { dependent, HappensBefore } from './happens-before.js';
@@ -36,7 +38,7 @@ export interface Reductions {
   readonly sourceSets?: boolean;
   /** Branch and bound on the counterexamples' length (`exploreCell`); off by default. */
   readonly bound?: boolean;
-  /** Release the first of two symmetric turns first, never the second (`symmetric`). */
+  /** Of the symmetric turns that have not moved, release only the earliest (`symmetric`). */
   readonly symmetry?: boolean;
 }
 
@@ -65,8 +67,8 @@ export interface ExhaustiveOptions {
   readonly until?: () => boolean;
   /** What the properties being checked look at, which decides what commutes (default: every property's view). */
   readonly scope?: Scope;
-  /** Two turns that are the same up to their names (`Scenario.symmetric`), for the symmetry reduction. */
-  readonly symmetric?: readonly [string, string];
+  /** Turns that are the same up to their names (`Scenario.symmetric`), for the symmetry reduction. */
+  readonly symmetric?: readonly string[];
 }
 
 export interface ExhaustiveStats {
@@ -116,15 +118,19 @@ function expand(pending: readonly PendingGate[]): Option[] {
 }
 
 /**
- * At the start, where two symmetric turns both wait at their first gate, the same gate as far as the label says:
- * the options without the second turn's.
+ * Of the alike turns that have not moved (each waits at its first gate, the same gate as far as the label says), the
+ * options of the earliest only.
  */
-function firstOfTwins(opts: readonly Option[], twins: readonly [string, string] | undefined): readonly Option[] {
-  if (!twins) return opts;
-  const [a, b] = twins.map((turn) => opts.find((o) => o.gate.turn === turn)?.gate);
-  const first = (g: PendingGate | undefined): g is PendingGate => g !== undefined && g.id.endsWith(':1');
-  const same = first(a) && first(b) && a.label === b.label && a.choices === b.choices && a.crashable === b.crashable;
-  return same ? opts.filter((o) => o.gate.turn !== twins[1]) : opts;
+function earliestOfAlike(opts: readonly Option[], alike: readonly string[] | undefined): readonly Option[] {
+  if (!alike || alike.length < 2) return opts;
+  const unmoved = (turn: string) => opts.find((o) => o.gate.turn === turn && o.gate.id === `${turn}:1`)?.gate;
+  const waiting = alike.map(unmoved).filter((g): g is PendingGate => g !== undefined);
+  const [first] = waiting;
+  if (!first) return opts;
+  const same = (g: PendingGate) =>
+    g.label === first.label && g.choices === first.choices && g.crashable === first.crashable;
+  const later = new Set(waiting.slice(1).filter(same).map((g) => g.turn));
+  return later.size === 0 ? opts : opts.filter((o) => !later.has(o.gate.turn));
 }
 
 /**
@@ -215,7 +221,7 @@ export async function exploreExhaustive(
         return 'stop';
       }
       const sleep = parent ? sleepForChild(parent, lastTaken!) : new Map<string, Explored>();
-      const opts = depth === 0 && symmetry ? firstOfTwins(expand(pending), options.symmetric) : expand(pending);
+      const opts = symmetry ? earliestOfAlike(expand(pending), options.symmetric) : expand(pending);
       const awake = opts.find((o) => !sleep.has(o.key));
       if (awake === undefined) {
         ending = 'asleep';
