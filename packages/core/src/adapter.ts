@@ -100,6 +100,13 @@ export interface World {
    * resume's answer omit it.
    */
   approve?(turn: string, approvalId: string): Promise<void>;
+  /**
+   * A turn that runs the agent until it pauses on a confirmation for each request's action, each its own call: in one
+   * model step where the framework proposes calls in parallel, else one after another before any answer. Returns what
+   * it paused on, in the requests' order, or undefined. Needed for `two-approvals`; leave it out where the agent
+   * cannot hold two approvals at once (and say so in `applicability`).
+   */
+  proposeMany?(turn: string, requests: readonly ProposalRequest[]): Promise<readonly PendingApproval[] | undefined>;
   /** A turn that resumes with the user's answer: a click, a typed "go ahead", a retry, a duplicate delivery. */
   resume(turn: string, answer: Answer): Promise<void>;
   /** The record as it is now, read without a gate, for the scenario's own bookkeeping. */

@@ -7,8 +7,12 @@ import type { AiLib } from './lib.js';
 
 export { actionOfCall as actionOf, followUpId, toolInput as inputOf } from '@approval-conformance/core';
 
-export type Brain = Proposer;
-export type Reply = ModelReply;
+export interface Brain extends Proposer {
+  /** The alternatives of further calls the model makes in the same step as the first (`World.proposeMany`). */
+  readonly parallel?: () => readonly (readonly Action[])[];
+}
+/** A reply, or several tool calls in one step. */
+export type Reply = ModelReply | { readonly calls: readonly { id: string; action: Action }[] };
 
 interface PromptMessage {
   readonly role: string;
@@ -31,7 +35,14 @@ export const brainReply = (brain: Brain) => async (prompt: readonly PromptMessag
     proposedWorlds.set(id, world);
     return { call: { id, action } };
   };
-  if (last?.role === 'user') return propose(brain.nextApproval(), brain.request().alternatives, 'propose');
+  if (last?.role === 'user') {
+    const first = await propose(brain.nextApproval(), brain.request().alternatives, 'propose');
+    const more = brain.parallel?.() ?? [];
+    if (more.length === 0) return first;
+    const calls = [first.call];
+    for (const alternatives of more) calls.push((await propose(brain.nextApproval(), alternatives, 'propose')).call);
+    return { calls };
+  }
   // After a tool result: the flow's second approval, once, after its first ran.
   const followUp = brain.request().followUp;
   if (followUp) {
@@ -55,11 +66,14 @@ export function mockModel(lib: AiLib, reply: (prompt: readonly PromptMessage[]) 
         inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
         outputTokens: { total: 1, text: 1, reasoning: 0 },
       };
-  const content = (r: Reply) =>
-    'call' in r
-      ? [{ type: 'tool-call', toolCallId: r.call.id, toolName: r.call.action.operation, input: JSON.stringify(inputOf(r.call.action)) }]
-      : [{ type: 'text', text: r.text }];
-  const reason = (r: Reply) => ('call' in r ? 'tool-calls' : 'stop');
+  const toolCall = (call: { id: string; action: Action }) => ({
+    type: 'tool-call',
+    toolCallId: call.id,
+    toolName: call.action.operation,
+    input: JSON.stringify(inputOf(call.action)),
+  });
+  const content = (r: Reply) => ('calls' in r ? r.calls.map(toolCall) : 'call' in r ? [toolCall(r.call)] : [{ type: 'text', text: r.text }]);
+  const reason = (r: Reply) => ('text' in r ? 'stop' : 'tool-calls');
 
   return new Mock({
     doGenerate: async (options: { prompt: PromptMessage[] }) => {
@@ -69,7 +83,7 @@ export function mockModel(lib: AiLib, reply: (prompt: readonly PromptMessage[]) 
     doStream: async (options: { prompt: PromptMessage[] }) => {
       const r = await reply(options.prompt);
       const chunks: unknown[] = [{ type: 'stream-start', warnings: [] }];
-      if ('call' in r) chunks.push(...content(r));
+      if (!('text' in r)) chunks.push(...content(r));
       else chunks.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: r.text }, { type: 'text-end', id: 't' });
       chunks.push({ type: 'finish', finishReason: finish(reason(r)), usage });
       const stream = new ReadableStream({

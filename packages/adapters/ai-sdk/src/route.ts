@@ -125,6 +125,17 @@ async function runAnswered(messages: Message[], route: Route): Promise<{ message
   return { messages: [...messages.slice(0, -1), { role: 'tool', content }], shown };
 }
 
+/** Guarded: what the guard said of each call this request ran, for a request that failed after running them. */
+function ranBeforeFailing(approvalOf: ReadonlyMap<string, string>): Shown[] {
+  const shown: Shown[] = [];
+  for (const [toolCallId, outcomes] of currentRequest().outcomes) {
+    const approvalId = approvalOf.get(toolCallId);
+    const says = approvalId && guardedSays(outcomes.at(-1));
+    if (approvalId && says) shown.push({ kind: 'outcome', approvalId, says });
+  }
+  return shown;
+}
+
 async function show(route: Route, turn: string, shown: readonly Shown[]) {
   for (const s of shown) {
     if (s.kind === 'card') {
@@ -174,7 +185,10 @@ export async function serve(route: Route, turn: string, incoming: readonly Messa
       try {
         result = await lib.ai['generateText'](options);
       } catch (error) {
-        // The route answers with an error and saves nothing. A refusal is the runtime doing its job.
+        // The route answers with an error and saves nothing. A refusal is the runtime doing its job. Guarded, the
+        // error page still says what the guard saw run in this request: a call can run before the SDK fails the
+        // request (an answer to one of two pending approvals runs its tool, then the prompt lacks the other's result).
+        if (route.guard) await show(route, turn, ranBeforeFailing(approvalOf));
         if (isRefusal(error)) return;
         throw error;
       }

@@ -5,6 +5,7 @@
 import {
   WorldGuard,
   type Access,
+  type Action,
   type AppRecordSnapshot,
   type Answer,
   type ProposalRequest,
@@ -31,6 +32,8 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
   const style = wiring.approval === 'cookbook' ? 'cookbook' : 'native';
   let names = new ApprovalNames();
   let request: ProposalRequest = { alternatives: [] };
+  /** The further calls of `proposeMany`, made in the same model step as the first. */
+  let parallel: readonly (readonly Action[])[] = [];
   let proposals = 0;
 
   // Guarded: the guard's records (of the same kind as the chat's), the client's copy of each card, the app's calls.
@@ -48,6 +51,7 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       backend: env.backend,
       history: env.history,
       request: () => request,
+      parallel: () => parallel,
       nextApproval: () => `a${++proposals}`,
     }),
   );
@@ -93,6 +97,29 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
       const call = toolCalls(store.peek() ?? []).find((c) => c['toolCallId'] === approvalId);
       if (!call || store.states(store.peek()).get(approvalId) !== 'unspent') return undefined;
       return { approvalId, action: actionOf(call['toolName'], call['input']) };
+    },
+
+    async proposeMany(turn, requests) {
+      // The model calls every tool in one step, as a model with parallel tool calls does.
+      const [first, ...more] = requests;
+      if (!first) return [];
+      request = first;
+      parallel = more.map((r) => r.alternatives);
+      const before = proposals;
+      try {
+        await serve(route, turn, [{ role: 'user', content: [{ type: 'text', text: 'Please do what we discussed.' }] }]);
+      } finally {
+        parallel = [];
+      }
+      const calls = toolCalls(store.peek() ?? []);
+      const states = store.states(store.peek());
+      const pending = [];
+      for (let n = before + 1; n <= proposals; n++) {
+        const call = calls.find((c) => c['toolCallId'] === `a${n}`);
+        if (!call || states.get(`a${n}`) !== 'unspent') return undefined;
+        pending.push({ approvalId: `a${n}`, action: actionOf(call['toolName'], call['input']) });
+      }
+      return pending;
     },
 
     async resume(turn, answer) {

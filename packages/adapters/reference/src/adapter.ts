@@ -78,6 +78,7 @@ export const referenceAdapter: Adapter = {
     let runtime = start();
     const world: World = {
       propose: (turn, request) => runtime.propose(turn, request),
+      proposeMany: (turn, requests) => runtime.proposeMany(turn, requests),
       resume: (turn, answer) => runtime.resume(turn, answer),
       ...(isGuarded ? { approve: (turn: string, approvalId: string) => runtime.approve(turn, approvalId) } : {}),
       inspect: async (approvalId) => {

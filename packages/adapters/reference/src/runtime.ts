@@ -35,6 +35,13 @@ export class ReferenceRuntime {
     return { approvalId, action };
   }
 
+  /** Two cards or more at once: the model proposes each in turn, before any answer, each with its own record. */
+  async proposeMany(turn: string, requests: readonly ProposalRequest[]): Promise<PendingApproval[]> {
+    const pending: PendingApproval[] = [];
+    for (const request of requests) pending.push(await this.propose(turn, request));
+    return pending;
+  }
+
   async resume(turn: string, answer: Answer): Promise<void> {
     const { spendMode, freshView, serialize } = this.#switches;
     const { approvalId } = answer;

@@ -1,7 +1,7 @@
 // The reference runtime under the scenarios beyond the calibration: what its three switches do not cover, it fails,
 // and the suite says so.
 import { describe, expect, it } from 'vitest';
-import { exploreCell, SCENARIOS, type ScenarioId } from '@approval-conformance/core';
+import { exploreCell, SCENARIOS, type Adapter, type ScenarioId } from '@approval-conformance/core';
 import { referenceAdapter } from './adapter.js';
 
 async function verdicts(scenario: ScenarioId, wiring: string, store = 'memory') {
@@ -53,5 +53,34 @@ describe('the reference runtime beyond its switches', () => {
 
   it('ignores a second approval it does not have, and a replayed answer finds the record spent', async () => {
     expect(await verdicts('replay', 'before-fresh')).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
+  });
+
+  it('keeps two pending approvals apart: each answer reaches its own record, and the denied call never runs', async () => {
+    expect(await verdicts('two-approvals', 'after-snapshot')).toEqual({
+      'at-most-once': 'pass',
+      binding: 'pass',
+      integrity: 'pass',
+      disclosure: 'pass',
+    });
+  });
+
+  it('fails an app that cross-wires the answers (the "yes" for a1 resumes a2), with a short story', async () => {
+    // The app's bug, not the runtime's: it sends each answer to the other card, as an app that answers "the pending
+    // approval" by position might.
+    const other = (id: string) => (id === 'a1' ? 'a2' : 'a1');
+    const crossWired: Adapter = {
+      ...referenceAdapter,
+      createWorld: async (env) => {
+        const world = await referenceAdapter.createWorld(env);
+        return { ...world, resume: (turn, answer) => world.resume(turn, { ...answer, approvalId: other(answer.approvalId) }) };
+      },
+    };
+    const cell = await exploreCell({ adapter: crossWired, wiring: 'cas-fresh', store: 'memory', scenario: SCENARIOS.get('two-approvals')! });
+    const integrity = cell.verdicts.find((v) => v.property === 'integrity')!;
+    expect(integrity).toMatchObject({ verdict: 'fail', exhaustive: true });
+    const { explanation, story, steps } = integrity.counterexample!;
+    expect(explanation).toMatch(/^t\d executed a2 as notify\(.*\) on customer-1, but user had denied it\.$/);
+    expect(story).toContain('user denied a2: notify(template="refund-sent") on customer-1');
+    expect(steps).toBeLessThanOrEqual(4);
   });
 });

@@ -22,6 +22,8 @@ function arrow(event: HistoryEvent): { to: string; label: string } {
       return { to: 'record', label: `claim ${event.approvalId}` };
     case 'delivery':
       return { to: 'client', label: `card ${event.approvalId}${event.live ? '' : ' (to a closed connection)'}` };
+    case 'deny':
+      return { to: 'record', label: `deny ${event.approvalId}` };
     case 'approve':
       return { to: 'record', label: `${event.by === 'forged' ? 'forged approval' : 'approve'} ${event.approvalId}` };
     case 'tamper':

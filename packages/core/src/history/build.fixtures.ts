@@ -6,6 +6,7 @@ import type {
   Actor,
   Approve,
   Crash,
+  Deny,
   Delivery,
   Disclosure,
   Effect,
@@ -17,6 +18,8 @@ import type {
 } from './events.js';
 
 export const TRANSFER: Action = { operation: 'transfer', targets: ['acct-1'], params: { amount: 100 } };
+/** A second call that needs its own approval (the scenarios' NOTIFY). */
+export const NOTIFY: Action = { operation: 'notify', targets: ['customer-1'], params: { template: 'refund-sent' } };
 /** The same transfer with its amount changed, as a holder of the state might alter it. */
 export const TRANSFER_1000: Action = { operation: 'transfer', targets: ['acct-1'], params: { amount: 1000 } };
 
@@ -77,6 +80,10 @@ export function approve(approvalId: string, action: Action = TRANSFER, actor: Ac
 }
 
 /** An approval no human gave, made by whoever holds the state. */
+export function deny(approvalId: string, action: Action = TRANSFER, actor: Actor = 'user'): Deny {
+  return { kind: 'deny', actor, approvalId, action };
+}
+
 export function forge(approvalId: string, action: Action = TRANSFER, actor: Actor = 'holder'): Approve {
   return { kind: 'approve', actor, approvalId, by: 'forged', action };
 }

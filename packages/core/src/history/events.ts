@@ -78,6 +78,14 @@ export interface Approve extends Base {
   readonly action: Action;
 }
 
+/** The human said no to an approval's action: it must never run (integrity). */
+export interface Deny extends Base {
+  readonly kind: 'deny';
+  readonly approvalId: string;
+  /** The action the user was shown and refused. */
+  readonly action: Action;
+}
+
 /** Whoever holds the state (a client transcript, a serialized run state) changed it. */
 export interface Tamper extends Base {
   readonly kind: 'tamper';
@@ -121,6 +129,7 @@ export type HistoryEvent =
   | Claim
   | Delivery
   | Approve
+  | Deny
   | Tamper
   | Effect
   | Disclosure

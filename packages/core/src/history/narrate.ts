@@ -23,6 +23,8 @@ export function narrate(event: HistoryEvent): string {
       return event.by === 'human'
         ? `${event.actor} approved ${event.approvalId}: ${formatAction(event.action)}`
         : `${event.actor} forged an approval for ${event.approvalId}: ${formatAction(event.action)}`;
+    case 'deny':
+      return `${event.actor} denied ${event.approvalId}: ${formatAction(event.action)}`;
     case 'tamper':
       return `${event.actor} tampered with ${event.approvalId}: ${event.what}`;
     case 'effect': {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approve, effect, forge, tamper, TRANSFER_1000 } from '../history/build.fixtures.js';
+import { approve, deny, effect, forge, NOTIFY, tamper, TRANSFER_1000 } from '../history/build.fixtures.js';
 import { CAS_HOLDS, SETUP } from '../history/essay.fixtures.js';
 import { integrity } from './integrity.js';
 
@@ -31,6 +31,18 @@ describe('integrity', () => {
     expect(result.witness).toEqual([3, 4, 5]);
     expect(result.explanation).toBe(
       't1 executed a1 as transfer(amount=1000) on acct-1, but user approved transfer(amount=100) on acct-1. holder had tampered with it (amount 100 → 1000).',
+    );
+  });
+
+  it('holds when the user approved one call and denied the other, and only the approved one ran', () => {
+    expect(integrity([approve('a1'), deny('a2', NOTIFY), effect('t1', 'a1', 'd1')]).holds).toBe(true);
+  });
+
+  it('fails a call the user denied, naming the denial: an answer cross-wired onto the other call', () => {
+    const result = integrity([approve('a1'), deny('a2', NOTIFY), effect('t1', 'a2', 'd1', { action: NOTIFY })]);
+    expect(result.witness).toEqual([1, 2]);
+    expect(result.explanation).toBe(
+      't1 executed a2 as notify(template="refund-sent") on customer-1, but user had denied it.',
     );
   });
 

@@ -1,5 +1,5 @@
-// integrity: an approval no human gave, or one whose action was altered by whoever holds the state (a client
-// transcript, a serialized run state), is not executed. Any executed effect of a tool that needs approval counts,
+// integrity: an approval no human gave, one the human denied, or one whose action was altered by whoever holds the
+// state (a client transcript, a serialized run state), is not executed. Any executed effect of a tool that needs approval counts,
 // applied or refused by the backend: the runtime acted on the approval either way. So does an effect of a tool that
 // needs none, when it ran on an approval someone forged: the holder made the runtime act.
 import { actionsEqual, formatAction } from '../history/action.js';
@@ -24,6 +24,14 @@ export function integrity(history: History): PropertyResult {
       .map((t) => ` ${t.event.actor} had tampered with it (${t.event.what}).`)
       .join('');
     const approval = lastHuman.get(id);
+    const denied = lastBefore(history, index, 'deny', (d) => d.approvalId === id);
+    if (denied !== undefined && (approval === undefined || approval.index < denied.index)) {
+      return violated(
+        'integrity',
+        [denied.index, ...tampers.map((t) => t.index), index],
+        `${event.actor} executed ${id} as ${formatAction(event.action)}, but ${denied.event.actor} had denied it.${tampered}`,
+      );
+    }
     if (approval === undefined) {
       const forged = forgedFor();
       const source = forged === undefined ? 'no approval at all' : `an approval ${forged.event.actor} forged`;

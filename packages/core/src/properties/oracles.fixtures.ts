@@ -108,7 +108,10 @@ const integrity: Oracle = (history) =>
       .filter(ofKind('approve'))
       .filter((a) => a.by === 'human' && a.approvalId === event.approvalId);
     const last = approvals.at(-1);
-    return last !== undefined && sameAction(last.action, event.action);
+    // A denial after the last approval (or with none) forbids it.
+    const lastApproval = last === undefined ? -1 : history.lastIndexOf(last, i);
+    const deniedAfter = history.slice(lastApproval + 1, i).some((e) => e.kind === 'deny' && e.approvalId === event.approvalId);
+    return last !== undefined && !deniedAfter && sameAction(last.action, event.action);
   });
 
 export const ORACLES: Readonly<Record<PropertyId, Oracle>> = {

@@ -9,6 +9,8 @@ export const SCENARIO_IDS = [
   'tool-retry',
   'crash-restart',
   'tamper',
+  // Two approvals pending at once, one approved and one denied (two-approvals.ts).
+  'two-approvals',
   // double-resume with three turns (three-tabs.ts); run only when named (`Scenario.optIn`).
   'three-tabs',
   // The same as double-resume, replay and crash-restart, against a backend that ignores idempotency keys (guarded

@@ -11,6 +11,7 @@ import { toolRetry } from './tool-retry.js';
 import { worldDrift } from './world-drift.js';
 import { crashRestartNoKeys, doubleResumeNoKeys, replayNoKeys } from './no-keys.js';
 import { threeTabs } from './three-tabs.js';
+import { twoApprovals } from './two-approvals.js';
 
 export * from './ids.js';
 export * from './scenario.js';
@@ -29,6 +30,7 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map([
   [doubleResumeNoKeys.id, doubleResumeNoKeys],
   [replayNoKeys.id, replayNoKeys],
   [crashRestartNoKeys.id, crashRestartNoKeys],
+  [twoApprovals.id, twoApprovals],
   [threeTabs.id, threeTabs],
 ]);
 
