@@ -116,6 +116,17 @@ describe.each([
     expect(verdicts(result.verdicts)).toEqual({ disclosure: 'fail', 'at-most-once': 'fail' });
   });
 
+  // A request that answers one of two cards: the SDK runs the approved call, then refuses to prompt the model while
+  // the other call has no result, so the route fails and the user is never told the transfer ran.
+  it('runs the approved one of two calls, then fails the request: the user never learns it ran', async () => {
+    const result = await cell(line, 'native-approval', 'two-approvals');
+    expect(verdicts(result.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass', disclosure: 'fail' });
+    const { explanation, steps } = result.verdicts.find((v) => v.property === 'disclosure')!.counterexample!;
+    expect(explanation).toBe("t1's effect for a1 (dispatch t1/a1) reached the world, but the user was never told it happened.");
+    expect(steps).toBe(4);
+    expect(result.findings).toContain('t1 threw: Tool result is missing for tool call a2.');
+  });
+
   it('re-runs the effect after a crash between the effect and the save (SQLite)', async () => {
     const result = await cell(line, 'native-approval-stream', 'crash-restart', 'sqlite');
     expect(result.exhausted).toBe(true);

@@ -36,6 +36,10 @@ describe.each([
     expect(await verdicts(line, unguarded, 'double-resume')).toMatchObject({ 'at-most-once': 'fail' });
   });
 
+  it('keeps two pending approvals apart, and says what ran when the request then fails', async () => {
+    expect(await verdicts(line, guarded, 'two-approvals')).toEqual(everyPass('two-approvals'));
+  });
+
   it('refuses every edit and forgery of the transcript (the spend checks the approval and the call)', async () => {
     expect(await verdicts(line, guarded, 'tamper')).toEqual({ integrity: 'pass' });
     expect(await verdicts(line, unguarded, 'tamper')).toEqual({ integrity: 'fail' });

@@ -46,6 +46,14 @@ export function approvalOfPart(messages: readonly UiMessage[], toolCallId: strin
 export const cardFor = (messages: readonly UiMessage[], name: string, names: ApprovalNames): Part | undefined =>
   toolParts(messages).find((p) => p['state'] === 'approval-requested' && names.name(p['approval']?.id) === name);
 
+/** Every card the last response paused on, in the order of its calls. */
+export function allPausedOn(messages: readonly UiMessage[], names: ApprovalNames): { approvalId: string; action: Action }[] {
+  const last = messages.findLast((m) => m.role === 'assistant');
+  return toolParts(last ? [last] : [])
+    .filter((p) => p['state'] === 'approval-requested')
+    .map((part) => ({ approvalId: names.name(part['approval'].id), action: actionOf(toolNameOf(part), part['input']) }));
+}
+
 /** The card the last response paused on, if any: the newest assistant message's part waiting for an answer. */
 export function pausedOn(messages: readonly UiMessage[], names: ApprovalNames): { approvalId: string; action: Action } | undefined {
   const last = messages.findLast((m) => m.role === 'assistant');

@@ -7,6 +7,7 @@ import {
   GatedAppRecord,
   memoryTextBacking,
   type Access,
+  type Action,
   type AppRecordSnapshot,
   type ProposalRequest,
   type World,
@@ -19,7 +20,7 @@ import { CHAT, openChatStore } from './store.js';
 import { buildTools } from './tools.js';
 import { ApprovalNames, type Part } from './transcript.js';
 import { openTab, type Tab } from './ui-chat.js';
-import { approvalOfPart, cardFor, pausedOn, uiRecordStates, type UiMessage } from './ui-messages.js';
+import { allPausedOn, approvalOfPart, cardFor, pausedOn, uiRecordStates, type UiMessage } from './ui-messages.js';
 import { isRefusal, post, type Call, type UiApp } from './ui-route.js';
 import { editCall, uiTamperings } from './ui-tampering.js';
 import type { Wiring } from './wirings.js';
@@ -59,6 +60,8 @@ export function createUiWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World 
   const history = wiring.ui === 'server' ? 'server' : 'client';
   let names = new ApprovalNames();
   let request: ProposalRequest = { alternatives: [] };
+  /** The further calls of `proposeMany`, made in the same model step as the first. */
+  let parallel: readonly (readonly Action[])[] = [];
   let proposals = 0;
   /** A tampering client sends its answer even where the SDK's chat would wait for other cards. */
   let insists = false;
@@ -67,7 +70,7 @@ export function createUiWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World 
   const text = { name: 'client', id: CHAT, encode: JSON.stringify, decode: (t: string) => JSON.parse(t) as UiMessage[], states };
   const client = new GatedAppRecord<UiMessage[]>(memoryTextBacking, text, trace(history === 'client'));
   const store = openChatStore<UiMessage[]>(env.store, env.scratchDir, states, trace(history === 'server'));
-  const model = mockModel(lib, brainReply({ ...env, request: () => request, nextApproval: () => `a${++proposals}` }));
+  const model = mockModel(lib, brainReply({ ...env, request: () => request, parallel: () => parallel, nextApproval: () => `a${++proposals}` }));
   const app: UiApp = { lib, history, tools: buildTools(lib, env.backend, 'native'), model, store, names: () => names };
   // A tab writes the client's copy right after a card or an outcome reaches it: the delivery's gate declares it.
   const after: Access[] = [{ key: client.key, mode: 'write' }];
@@ -129,11 +132,39 @@ export function createUiWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World 
       });
     },
 
+    async proposeMany(turn, requests) {
+      // The model calls every tool in one step, as a model with parallel tool calls does.
+      const [first, ...more] = requests;
+      if (!first) return [];
+      request = first;
+      parallel = more.map((r) => r.alternatives);
+      try {
+        return await inTab(turn, async (tab) => {
+          const before = tab.messages().length;
+          await tab.send('Please do what we discussed.');
+          const cards = allPausedOn(tab.messages().slice(before + 1), names);
+          return cards.length === requests.length ? cards : undefined;
+        });
+      } finally {
+        parallel = [];
+      }
+    },
+
     async resume(turn, answer) {
       await inTab(turn, async (tab) => {
         // The user can answer only a card the tab shows: none once the client knows the call's outcome.
         const card = cardFor(tab.messages(), answer.approvalId, names);
         if (card) await tab.answer(card['approval'].id, answer.approved, insists);
+      });
+    },
+
+    async resumeMany(turn, answers) {
+      // One tab answers each card in turn; the chat sends once the last open card has its answer.
+      await inTab(turn, async (tab) => {
+        for (const answer of answers) {
+          const card = cardFor(tab.messages(), answer.approvalId, names);
+          if (card) await tab.answer(card['approval'].id, answer.approved, insists);
+        }
       });
     },
 

@@ -1,7 +1,17 @@
 // The useChat wirings on the pinned versions: the SDK's own client (AbstractChat, addToolApprovalResponse) against the
 // docs' routes, the history held by the client (sent whole) or by the server (the client sends its last message).
 import { describe, expect, it } from 'vitest';
-import { exploreCell, judgeWay, replaySchedule, SCENARIOS, type Adapter, type PropertyVerdict, type ScenarioId } from '@approval-conformance/core';
+import {
+  exploreCell,
+  judgeWay,
+  replaySchedule,
+  SCENARIOS,
+  TWO_APPROVALS_WAYS,
+  type Adapter,
+  type History,
+  type PropertyVerdict,
+  type ScenarioId,
+} from '@approval-conformance/core';
 import { aiSdkAdapter } from './adapter.js';
 import { pinnedLib, type PinnedLine } from './lib.js';
 
@@ -17,6 +27,11 @@ const cell = async (line: PinnedLine, wiring: string, scenario: ScenarioId, stor
   exploreCell({ adapter: await load(line), wiring, store, scenario: SCENARIOS.get(scenario)! }, { reduce });
 
 const UI = ['ui-client-history', 'ui-server-history'] as const;
+
+/** The effects of a run, in words: `transfer a1 applied`. */
+const effects = (history: History) =>
+  history.flatMap((e) => (e.kind === 'effect' ? [`${e.action.operation} ${e.approvalId} ${e.applied ? 'applied' : 'refused'}`] : []));
+const sent = (way: (typeof TWO_APPROVALS_WAYS)[number]) => ({ gate: 'user:1', choice: TWO_APPROVALS_WAYS.indexOf(way) });
 
 // The tamper scenario's ways, in the order the world offers them.
 const TAMPER = { edit: 0, forge: 1, 're-point': 2, 'forge-unneeded': 3 } as const;
@@ -54,6 +69,17 @@ describe.each([{ line: 6 as const }, { line: 7 as const }])('ai $line.x', ({ lin
   it.each(UI)('shows no card again once the client holds the outcome, so a later answer sends nothing (%s)', async (wiring) => {
     const result = await cell(line, wiring, 'replay');
     expect(verdicts(result.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
+  });
+
+  it.each(UI)('answers two cards in one tab: the approved call runs once, the denied one never (%s)', async (wiring) => {
+    const subject = { adapter: await load(line), wiring, scenario: 'two-approvals' as const };
+    for (const way of ['one-request', 'one-request-denial-first'] as const) {
+      const judged = await judgeWay(subject, sent(way), 'integrity');
+      expect(judged.holds).toBe(true);
+      expect(effects(judged.history)).toEqual(['transfer a1 applied']);
+    }
+    // A tab each: the chat sends nothing while another card is open, so nothing runs.
+    expect(effects((await judgeWay(subject, sent('two-requests'), 'integrity')).history)).toEqual([]);
   });
 
   it.each(UI)('runs the call as the client edited it in its own history (%s)', async (wiring) => {

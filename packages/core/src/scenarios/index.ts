@@ -15,6 +15,7 @@ import { twoApprovals } from './two-approvals.js';
 
 export * from './ids.js';
 export * from './scenario.js';
+export { TWO_APPROVALS_WAYS } from './two-approvals.js';
 
 /** The scenarios implemented so far, by id. */
 export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map([

@@ -6,6 +6,10 @@ import { NOTIFY, TRANSFER, type Scenario } from './scenario.js';
 // again (openai/openai-agents-js#1435), and interrupts answered in no fixed order (langchain-ai/langgraph#6108).
 // The answers come in one request (in either order) where a request can carry several, or in one request each,
 // concurrently.
+
+/** How the answers are sent, in the order the scenario offers them at its `answers.send` gate (`user:1`). */
+export const TWO_APPROVALS_WAYS = ['two-requests', 'one-request', 'one-request-denial-first'] as const;
+
 export const twoApprovals: Scenario = {
   id: 'two-approvals',
   summary: 'Two approvals pending at once: the user approves the transfer and denies the notice, in one request or two.',
@@ -28,7 +32,7 @@ export const twoApprovals: Scenario = {
     ctl.history.emit({ kind: 'deny', actor: 'user', approvalId: no.approvalId, action: no.action });
     const approve = { approvalId: yes.approvalId, approved: true };
     const deny = { approvalId: no.approvalId, approved: false };
-    const ways = world.resumeMany ? ['two-requests', 'one-request', 'one-request-denial-first'] : ['two-requests'];
+    const ways = world.resumeMany ? TWO_APPROVALS_WAYS : (['two-requests'] as const);
     const way = ways.length > 1 ? ways[await ctl.gate('user', 'answers.send', { choices: ways.length })] : ways[0];
     if (way === 'two-requests') {
       ctl.spawn('t1', () => world.resume('t1', approve));
