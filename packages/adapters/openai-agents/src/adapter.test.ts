@@ -38,6 +38,15 @@ describe("the guide's server-owned approval state (the framework's own fix)", ()
     expect(story.at(-1)).toMatch(/t2 read the record: a1 spent/);
   });
 
+  it('takes two decisions of one request as one batch: the approved call runs once, the denied one never', async () => {
+    expect(verdicts((await cell('0.20', 'server-owned-state', 'two-approvals')).verdicts)).toEqual({
+      'at-most-once': 'pass',
+      binding: 'pass',
+      integrity: 'pass',
+      disclosure: 'pass',
+    });
+  });
+
   it('says where it comes from', async () => {
     const wiring = (await load('0.20')).wirings.find((w) => w.id === 'server-owned-state')!;
     expect(wiring.remedy).toMatch(/^https:\/\/openai\.github\.io\/openai-agents-js\/guides\/human-in-the-loop/);
@@ -61,6 +70,16 @@ describe.each([{ line: '0.20' as const }, { line: '0.14' as const }])('@openai/a
     expect(verdicts(result.verdicts)).toEqual({ 'at-most-once': 'fail', 'no-resurrection': 'fail', 'fresh-view': 'fail' });
     const amo = result.verdicts.find((v) => v.property === 'at-most-once')!.counterexample!;
     expect(amo.story.filter((l) => l.includes('effect applied'))).toHaveLength(2);
+  });
+
+  // The click stores state.approve(a1); the request that carries the denial of a2 restores that state, rejects a2
+  // and runs it, so it runs the approved a1 too, beside the request that carries a1's approval.
+  it('runs the approved call twice when the approval and the denial of two calls come in two requests', async () => {
+    const result = await cell(line, 'run-state', 'two-approvals');
+    expect(verdicts(result.verdicts)).toEqual({ 'at-most-once': 'fail', binding: 'pass', integrity: 'pass', disclosure: 'pass' });
+    const { story, steps } = result.verdicts.find((v) => v.property === 'at-most-once')!.counterexample!;
+    expect(steps).toBe(5);
+    expect(story.filter((l) => /called transfer.*effect applied/.test(l))).toHaveLength(2);
   });
 
   it('refuses to resume a state that already ran (a stale tab replays it): at most once', async () => {
@@ -111,6 +130,15 @@ describe('argument binding (approvalInvocations, 0.15+)', () => {
 });
 
 describe('guarded-run-state', () => {
+  it('keeps two pending approvals apart: the approved call runs once, the denied one never', async () => {
+    expect(verdicts((await cell('0.20', 'guarded-run-state', 'two-approvals')).verdicts)).toEqual({
+      'at-most-once': 'pass',
+      binding: 'pass',
+      integrity: 'pass',
+      disclosure: 'pass',
+    });
+  });
+
   it('runs the effect once when two requests resume the same state, and refuses every tampering', async () => {
     expect(verdicts((await cell('0.20', 'guarded-run-state', 'double-resume')).verdicts)).toEqual({
       'at-most-once': 'pass',

@@ -104,6 +104,22 @@ export function pausedOn(result: Any): { approvalId: string; action: Action } | 
   return item ? { approvalId: item.rawItem.callId, action: actionOf(item.rawItem.name, item.rawItem.arguments) } : undefined;
 }
 
+/** Every approval a run's result paused on, in the order of its calls. */
+export function allPausedOn(result: Any): { approvalId: string; action: Action }[] {
+  return (result.interruptions ?? [])
+    .filter((i: Any) => i?.rawItem?.type === 'function_call')
+    .map((i: Any) => ({ approvalId: i.rawItem.callId, action: actionOf(i.rawItem.name, i.rawItem.arguments) }));
+}
+
+/** A new request whose run pauses on several calls at once: every approval it paused on. */
+export function proposeAll(app: App, turn: string): Promise<{ approvalId: string; action: Action }[]> {
+  return inRequest(newRequest(turn), async () => {
+    const { result, error } = await runAndStore(app, turn, USER_MESSAGE);
+    if (error !== undefined) throw error;
+    return allPausedOn(result);
+  });
+}
+
 /** A new request: run to the interruption; returns the approval the run paused on, if it paused on one. */
 export function propose(app: App, turn: string): Promise<{ approvalId: string; action: Action } | undefined> {
   return inRequest(newRequest(turn), async () => {
@@ -113,22 +129,23 @@ export function propose(app: App, turn: string): Promise<{ approvalId: string; a
   });
 }
 
-/** The stored state, restored, and its interruption for `approvalId`; undefined when there is none to answer. */
-async function restore(app: App, turn: string, approvalId: string) {
+/** The stored state, restored, with its interruptions; undefined when there is none. */
+async function restore(app: App, turn: string) {
   const text = await app.store().load(turn);
   if (text === undefined) return undefined;
   const state: Any = await app.lib.agents.RunState.fromString(app.agent, text);
   const interruptions: Any[] = typeof state.getInterruptions === 'function' ? state.getInterruptions() : [];
-  return { state, item: interruptions.find((i) => i?.rawItem?.callId === approvalId) };
+  return { state, itemOf: (approvalId: string) => interruptions.find((i) => i?.rawItem?.callId === approvalId) };
 }
 
 /** The human's click reaching the server: the state's `approve(item)` (guarded: the guard's record first), stored. */
 export function approve(app: App, turn: string, approvalId: string): Promise<void> {
   return inRequest(newRequest(turn), async () => {
     await app.guard?.().approve(turn, approvalId);
-    const restored = await restore(app, turn, approvalId);
-    if (!restored?.item) return;
-    restored.state.approve(restored.item);
+    const restored = await restore(app, turn);
+    const item = restored?.itemOf(approvalId);
+    if (!restored || !item) return;
+    restored.state.approve(item);
     await app.store().save(turn, restored.state.toString());
   });
 }
@@ -144,28 +161,32 @@ export const isRefusal = (app: App, error: unknown) => {
 };
 
 /**
- * One resume: load the stored state, restore it, `run` it, store what it became and tell the user what ran. A
- * denial rejects the item first. A run that throws a tool's error is answered with an error: the user is told the
- * action failed; one the SDK refused tells nothing. Guarded, a state with nothing pending for the approval asks the
- * guard what became of it (`recover`), and the user is told it happened if the guard's record says it ran.
+ * One resume with the request's answers (one, or several where the client sends them together): load the stored
+ * state, restore it, `run` it, store what it became and tell the user what ran. A denial rejects its item first. A
+ * run that throws a tool's error is answered with an error: the user is told the actions failed; one the SDK refused
+ * tells nothing. Guarded, a state with nothing pending for an approval asks the guard what became of it (`recover`),
+ * and the user is told it happened if the guard's record says it ran.
  */
-export function resume(app: App, turn: string, answer: Answer): Promise<void> {
+export function resume(app: App, turn: string, answers: readonly Answer[]): Promise<void> {
   return inRequest(newRequest(turn), async () => {
     let restored;
     try {
-      restored = await restore(app, turn, answer.approvalId);
+      restored = await restore(app, turn);
     } catch (error) {
       if (isRefusal(app, error)) return;
       throw error;
     }
     if (!restored) return;
-    if (!restored.item && app.guard) {
-      if ((await app.guard().recover(turn, answer.approvalId)) === 'ran') await app.connections.disclose(turn, answer.approvalId, 'happened');
-      return;
+    const pending = answers.filter((a) => restored.itemOf(a.approvalId));
+    if (pending.length < answers.length && app.guard) {
+      for (const { approvalId } of answers.filter((a) => !restored.itemOf(a.approvalId))) {
+        if ((await app.guard().recover(turn, approvalId)) === 'ran') await app.connections.disclose(turn, approvalId, 'happened');
+      }
+      if (pending.length === 0) return;
     }
-    if (!answer.approved && restored.item) restored.state.reject(restored.item);
+    for (const answer of pending) if (!answer.approved) restored.state.reject(restored.itemOf(answer.approvalId));
     const { error } = await runAndStore(app, turn, restored.state);
     if (error === undefined || isRefusal(app, error)) return;
-    await app.connections.disclose(turn, answer.approvalId, 'not-happened');
+    for (const { approvalId } of answers) await app.connections.disclose(turn, approvalId, 'not-happened');
   });
 }

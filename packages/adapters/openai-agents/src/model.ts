@@ -8,8 +8,12 @@ import type { AgentsLib } from './lib.js';
 
 export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core';
 
-export type Brain = Proposer;
-export type Reply = ModelReply;
+export interface Brain extends Proposer {
+  /** The alternatives of further calls the model makes in the same response as the first (`World.proposeMany`). */
+  readonly parallel?: () => readonly (readonly Action[])[];
+}
+/** A reply, or several function calls in one response. */
+export type Reply = ModelReply | { readonly calls: readonly { id: string; action: Action }[] };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Item = Record<string, any>;
@@ -24,7 +28,14 @@ export const brainReply = (brain: Brain) => async (input: string | readonly Item
     proposedWorlds.set(id, world);
     return { call: { id, action } };
   };
-  if (last?.['role'] === 'user') return propose(brain.nextApproval(), brain.request().alternatives, 'propose');
+  if (last?.['role'] === 'user') {
+    const first = await propose(brain.nextApproval(), brain.request().alternatives, 'propose');
+    const more = brain.parallel?.() ?? [];
+    if (more.length === 0) return first;
+    const calls = [first.call];
+    for (const alternatives of more) calls.push((await propose(brain.nextApproval(), alternatives, 'propose')).call);
+    return { calls };
+  }
   const followUp = brain.request().followUp;
   if (followUp) {
     const called = new Set(items.filter((i) => i['type'] === 'function_call').map((i) => i['callId'] as string));
@@ -37,18 +48,20 @@ export const brainReply = (brain: Brain) => async (input: string | readonly Item
   return { text: 'Done.' };
 };
 
+const functionCall = (call: { id: string; action: Action }): Item => ({
+  type: 'function_call',
+  callId: call.id,
+  name: call.action.operation,
+  arguments: JSON.stringify(inputOf(call.action)),
+  status: 'completed',
+});
+
 const outputOf = (r: Reply): Item[] =>
-  'call' in r
-    ? [
-        {
-          type: 'function_call',
-          callId: r.call.id,
-          name: r.call.action.operation,
-          arguments: JSON.stringify(inputOf(r.call.action)),
-          status: 'completed',
-        },
-      ]
-    : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: r.text }] }];
+  'calls' in r
+    ? r.calls.map(functionCall)
+    : 'call' in r
+      ? [functionCall(r.call)]
+      : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: r.text }] }];
 
 /**
  * The model object the agent is built with. With a ScriptedModel, each call consumes one responder step, and the

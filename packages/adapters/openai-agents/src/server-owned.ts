@@ -20,18 +20,19 @@ import {
   memoryTextBacking,
   sqliteTextBacking,
   type Action,
+  type Answer,
   type AppRecordSnapshot,
   type AppRecordTrace,
   type RecordState,
   type World,
   type WorldEnv,
 } from '@approval-conformance/core';
-import { isRefusal, pausedOn, show, shownOf, USER_MESSAGE, type App } from './app.js';
+import { allPausedOn, isRefusal, pausedOn, show, shownOf, USER_MESSAGE, type App } from './app.js';
 import { inRequest, newRequest } from './context.js';
 import type { Features } from './features.js';
 import { recordStates } from './record.js';
 import { editAlone, tamperings } from './tampering.js';
-import type { Said } from './world.js';
+import { proposeInOne, type Said } from './world.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -118,25 +119,27 @@ async function runAndSave(server: Server, turn: string, input: unknown): Promise
   }
 }
 
-/** `start`: the user's request runs to its interruption; returns the approval it paused on, if any. */
-export function propose(server: Server, turn: string): Promise<{ approvalId: string; action: Action } | undefined> {
+/** `start`: the user's request runs to its interruption; returns what it paused on (`pick`: the first, or all). */
+export function propose<T>(server: Server, turn: string, pick: (result: Any) => T): Promise<T> {
   return inRequest(newRequest(turn), async () => {
     const { result, error } = await runAndSave(server, turn, USER_MESSAGE);
     if (error !== undefined) throw error;
-    return pausedOn(result);
+    return pick(result);
   });
 }
 
 /**
- * `decide`: the client's decisions for a request, one boolean for every decision id it was given (the answered one as
+ * `decide`: the client's decisions for a request, one boolean for every decision id it was given (the answered ones as
  * the human clicked, any other of the same request denied). The server takes the request: owner, batch and delete
  * in one step. A request that is gone is refused, and the user is told nothing happened on this click.
  */
-export function resume(server: Server, turn: string, answer: { approvalId: string; approved: boolean }): Promise<void> {
+export function resume(server: Server, turn: string, answers: readonly Answer[]): Promise<void> {
   return inRequest(newRequest(turn), async () => {
-    const prompt = server.prompts.get(answer.approvalId);
-    if (!prompt) return;
-    const decisions: Record<string, boolean> = Object.fromEntries(prompt.batch.map((id) => [id, id === prompt.decisionId && answer.approved]));
+    const answer = answers[0];
+    const prompt = answer && server.prompts.get(answer.approvalId);
+    if (!answer || !prompt) return;
+    const approved = new Set(answers.filter((a) => a.approved).map((a) => server.prompts.get(a.approvalId)?.decisionId));
+    const decisions: Record<string, boolean> = Object.fromEntries(prompt.batch.map((id) => [id, approved.has(id)]));
     const taken = await server.requests().update(turn, 'take', (requests) => {
       const stored = requests?.[prompt.requestId];
       if (!stored || stored.ownerId !== USER) return { result: undefined };
@@ -190,9 +193,11 @@ export function serverOwnedWorld(theApp: App, features: Features, env: WorldEnv,
   return {
     async propose(turn, req) {
       said.request = req;
-      return propose(server, turn);
+      return propose(server, turn, pausedOn);
     },
-    resume: (turn, answer) => resume(server, turn, answer),
+    proposeMany: (turn, requests) => proposeInOne(said, requests, () => propose(server, turn, allPausedOn)),
+    resume: (turn, answer) => resume(server, turn, [answer]),
+    resumeMany: (turn, answers) => resume(server, turn, answers),
     inspect: async (approvalId) => requests.inspect(approvalId),
     contents: async () => requests.contents(),
     tamper: (approvalId, action) => editAlone(holder, approvalId, action),

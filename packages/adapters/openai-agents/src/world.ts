@@ -2,7 +2,7 @@
 // (scripted by the adversary) and the tools. The SDK keeps nothing between requests but what the app stores, so a
 // restart is a new store over the same file. Guarded wirings add the approval guard's store (of the same kind) and
 // the app's guard calls; the guard's record is then the approval's record.
-import { WorldGuard, type AppRecordSnapshot, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
+import { WorldGuard, type Action, type AppRecordSnapshot, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
 import * as app from './app.js';
 import type { Features } from './features.js';
 import { openGuardRecords } from './guard-store.js';
@@ -17,7 +17,22 @@ import type { Wiring } from './wirings.js';
 /** What the model was asked for and how many approvals it has named: world state a snapshot carries. */
 export interface Said {
   request: ProposalRequest;
+  /** The further calls of `proposeMany`, made in the same response as the first. */
+  parallel?: readonly (readonly Action[])[];
   proposals: number;
+}
+
+/** `proposeMany` for either kind of world: the model calls every tool in one response, then the run pauses on all. */
+export async function proposeInOne<T>(said: Said, requests: readonly ProposalRequest[], propose: () => Promise<T>): Promise<T | undefined> {
+  const [first, ...more] = requests;
+  if (!first) return undefined;
+  said.request = first;
+  said.parallel = more.map((r) => r.alternatives);
+  try {
+    return await propose();
+  } finally {
+    delete said.parallel;
+  }
 }
 
 export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, env: WorldEnv): World {
@@ -33,6 +48,7 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
       backend: env.backend,
       history: env.history,
       request: () => said.request,
+      parallel: () => said.parallel ?? [],
       nextApproval: () => `a${++said.proposals}`,
     }),
   );
@@ -66,9 +82,13 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
       return app.propose(theApp, turn);
     },
 
+    proposeMany: (turn, requests) => proposeInOne(said, requests, () => app.proposeAll(theApp, turn)),
+
     approve: (turn, approvalId) => app.approve(theApp, turn, approvalId),
 
-    resume: (turn, answer) => app.resume(theApp, turn, answer),
+    resume: (turn, answer) => app.resume(theApp, turn, [answer]),
+
+    resumeMany: (turn, answers) => app.resume(theApp, turn, answers),
 
     inspect: async (approvalId) => (guarded ? guarded.inspect(approvalId) : store.inspect(approvalId)),
 
