@@ -2,7 +2,7 @@
 // response skipped) and 0.1.2 (the first release: only toolContext.requestConfirmation, no checks). Each test runs a
 // cell whose space is small, or the double-resume cells (a few hundred schedules, seconds).
 import { describe, expect, it } from 'vitest';
-import { exploreCell, judgeWay, SCENARIOS, type Adapter, type PropertyVerdict, type ScenarioId } from '@approval-conformance/core';
+import { exploreCell, judgeWay, SCENARIOS, TWO_APPROVALS_WAYS, type Adapter, type PropertyVerdict, type ScenarioId } from '@approval-conformance/core';
 import { skipStore } from '@approval-conformance/testkit';
 import { adkAdapter } from './adapter.js';
 import { detectFeatures } from './features.js';
@@ -60,6 +60,17 @@ describe('@google/adk 2.0.0', () => {
     expect(verdicts((await cell('2', 'require-confirmation', 'replay')).verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
   });
 
+  it('keeps two confirmations of one response apart, answered together or in two requests', async () => {
+    const all = { 'at-most-once': 'pass', binding: 'pass', integrity: 'pass', disclosure: 'pass' };
+    expect(verdicts((await cell('2', 'require-confirmation', 'two-approvals')).verdicts)).toEqual(all);
+    expect(verdicts((await cell('2', 'guarded-require-confirmation', 'two-approvals')).verdicts)).toEqual(all);
+    // Not by running nothing: answered in one message, the transfer runs once and the notice never.
+    const subject = { adapter: await load('2'), wiring: 'require-confirmation', scenario: 'two-approvals' as const };
+    const way = { gate: 'user:1', choice: TWO_APPROVALS_WAYS.indexOf('one-request-denial-first') };
+    const effects = (await judgeWay(subject, way, 'integrity')).history.filter((e) => e.kind === 'effect');
+    expect(effects.map((e) => `${e.action.operation} ${e.approvalId}`)).toEqual(['transfer a1']);
+  });
+
   it("refuses an edit of the agent's call or of its pinned copy alone, but runs one of both, and a forged answer", async () => {
     expect(await tamper('2', 'require-confirmation', 'edit')).toBe(true);
     expect(await tamper('2', 'require-confirmation', 'edit-pinned')).toBe(true);
@@ -99,6 +110,15 @@ describe('@google/adk 0.1.2', () => {
       'at-most-once': 'fail',
       'no-resurrection': 'fail',
       'fresh-view': 'fail',
+    });
+  });
+
+  it('keeps two confirmations apart where the tool asks by itself', async () => {
+    expect(verdicts((await cell('0', 'request-confirmation', 'two-approvals')).verdicts)).toEqual({
+      'at-most-once': 'pass',
+      binding: 'pass',
+      integrity: 'pass',
+      disclosure: 'pass',
     });
   });
 

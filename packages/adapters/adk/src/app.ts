@@ -44,9 +44,9 @@ async function recordCard(guard: GuardedApp, turn: string, approvalId: string, a
  * One request: `runAsync` with `message`, each event shown as it comes (a card for a confirmation call, what became
  * of a call for a tool's response). Returns the first card it showed, and the error the run threw, if it threw.
  */
-async function runAndShow(app: App, turn: string, message: Any): Promise<{ card?: { approvalId: string; action: Action }; told: Set<string>; error?: unknown }> {
+async function runAndShow(app: App, turn: string, message: Any): Promise<{ cards: { approvalId: string; action: Action }[]; told: Set<string>; error?: unknown }> {
   const told = new Set<string>();
-  let card: { approvalId: string; action: Action } | undefined;
+  const cards: { approvalId: string; action: Action }[] = [];
   try {
     for await (const event of app.runner().runAsync({ userId: USER, sessionId: app.sessionId, newMessage: message })) {
       for (const part of partsOf(event)) {
@@ -58,7 +58,7 @@ async function runAndShow(app: App, turn: string, message: Any): Promise<{ card?
           app.gates.set(original.id, call.id);
           if (app.guard && !(await recordCard(app.guard(), turn, original.id, action))) continue;
           await app.connections.deliverCard(turn, original.id, action);
-          card ??= { approvalId: original.id, action };
+          cards.push({ approvalId: original.id, action });
         }
         const response = part.functionResponse;
         if (response && response.name !== GATE && needsApproval(response.name) && typeof response.id === 'string') {
@@ -74,9 +74,9 @@ async function runAndShow(app: App, turn: string, message: Any): Promise<{ card?
         }
       }
     }
-    return { ...(card ? { card } : {}), told };
+    return { cards, told };
   } catch (error) {
-    return { ...(card ? { card } : {}), told, error };
+    return { cards, told, error };
   }
 }
 
@@ -88,14 +88,17 @@ async function runAndShow(app: App, turn: string, message: Any): Promise<{ card?
 export const isRefusal = (error: unknown) =>
   error instanceof Error && (error.name === 'IntentMismatchError' || /Session not found|Tool confirmation rejected|may not contain/.test(error.message));
 
-/** A new request: run to the confirmation; returns the approval it paused on, if it paused on one. */
-export function propose(app: App, turn: string): Promise<{ approvalId: string; action: Action } | undefined> {
+/** A new request: run to the confirmations; returns every approval it paused on, in the order it showed them. */
+export function proposeAll(app: App, turn: string): Promise<{ approvalId: string; action: Action }[]> {
   return inRequest(newRequest(turn), async () => {
-    const { card, error } = await runAndShow(app, turn, { role: 'user', parts: [{ text: USER_MESSAGE }] });
+    const { cards, error } = await runAndShow(app, turn, { role: 'user', parts: [{ text: USER_MESSAGE }] });
     if (error !== undefined) throw error;
-    return card;
+    return cards;
   });
 }
+
+/** A new request: run to the confirmation; returns the approval it paused on, if it paused on one. */
+export const propose = async (app: App, turn: string) => (await proposeAll(app, turn))[0];
 
 /** The human's click reaching the server: only the guard records it (ADK's answer travels in the resume). */
 export function approve(app: App, turn: string, approvalId: string): Promise<void> {
@@ -104,29 +107,33 @@ export function approve(app: App, turn: string, approvalId: string): Promise<voi
   });
 }
 
-/** The user's function response to the confirmation call `gateId`. */
-export const confirmation = (gateId: string, confirmed: boolean) => ({
+/** The user's function responses to confirmation calls, each `[gateId, confirmed]`, in one message. */
+export const confirmations = (answers: readonly (readonly [string, boolean])[]) => ({
   role: 'user',
-  parts: [{ functionResponse: { id: gateId, name: GATE, response: { confirmed } } }],
+  parts: answers.map(([gateId, confirmed]) => ({ functionResponse: { id: gateId, name: GATE, response: { confirmed } } })),
 });
 
+/** The user's function response to the confirmation call `gateId`. */
+export const confirmation = (gateId: string, confirmed: boolean) => confirmations([[gateId, confirmed]]);
+
 /**
- * One resume: the user's answer to the card's confirmation call, run. A run that throws a tool's error is answered
- * with an error: the user is told the action failed; one ADK refused tells nothing. Guarded, a request that ran
- * nothing for the approval asks the guard what became of it (`recover`), and the user is told it happened if the
- * guard's record says it ran.
+ * One resume: the user's answers to the cards' confirmation calls (one, or several in one message), run. A run that
+ * throws a tool's error is answered with an error: the user is told the actions failed; one ADK refused tells nothing.
+ * Guarded, a request that ran nothing for an approval asks the guard what became of it (`recover`), and the user is
+ * told it happened if the guard's record says it ran.
  */
-export function resume(app: App, turn: string, answer: Answer): Promise<void> {
+export function resume(app: App, turn: string, answers: readonly Answer[]): Promise<void> {
   return inRequest(newRequest(turn), async () => {
-    const gateId = app.gates.get(answer.approvalId);
-    if (gateId === undefined) return;
-    const { told, error } = await runAndShow(app, turn, confirmation(gateId, answer.approved));
-    if (error !== undefined && !isRefusal(error) && !told.has(answer.approvalId)) {
-      await app.connections.disclose(turn, answer.approvalId, 'not-happened');
+    const known = answers.filter((a) => app.gates.has(a.approvalId));
+    if (known.length === 0) return;
+    const { told, error } = await runAndShow(app, turn, confirmations(known.map((a) => [app.gates.get(a.approvalId)!, a.approved])));
+    const ids = [...new Set(known.map((a) => a.approvalId))].filter((id) => !told.has(id));
+    if (error !== undefined && !isRefusal(error)) {
+      for (const id of ids) await app.connections.disclose(turn, id, 'not-happened');
       return;
     }
-    if (app.guard && !told.has(answer.approvalId) && (await app.guard().recover(turn, answer.approvalId)) === 'ran') {
-      await app.connections.disclose(turn, answer.approvalId, 'happened');
+    for (const id of ids) {
+      if (app.guard && (await app.guard().recover(turn, id)) === 'ran') await app.connections.disclose(turn, id, 'happened');
     }
   });
 }

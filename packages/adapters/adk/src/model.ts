@@ -11,8 +11,15 @@ type Any = any;
 
 const parts = (content: Any): Any[] => (Array.isArray(content?.parts) ? content.parts : []);
 
+export interface Brain extends Proposer {
+  /** The alternatives of further calls the model makes in the same response as the first (`World.proposeMany`). */
+  readonly parallel?: () => readonly (readonly Action[])[];
+}
+/** A reply, or several function calls in one response. */
+export type Reply = ModelReply | { readonly calls: readonly { id: string; action: Action }[] };
+
 /** The adversary's model: what it answers to the request's contents. */
-export const brainReply = (brain: Proposer) => async (contents: readonly Any[]): Promise<ModelReply> => {
+export const brainReply = (brain: Brain) => async (contents: readonly Any[]): Promise<Reply> => {
   const { turn, proposedWorlds } = currentRequest();
   const last = contents.at(-1);
   const propose = async (id: string, alternatives: readonly Action[], decision: string) => {
@@ -22,7 +29,12 @@ export const brainReply = (brain: Proposer) => async (contents: readonly Any[]):
   };
   const lastParts = parts(last);
   if (last?.role === 'user' && lastParts.some((p) => typeof p.text === 'string') && !lastParts.some((p) => p.functionResponse)) {
-    return propose(brain.nextApproval(), brain.request().alternatives, 'propose');
+    const first = await propose(brain.nextApproval(), brain.request().alternatives, 'propose');
+    const more = brain.parallel?.() ?? [];
+    if (more.length === 0) return first;
+    const calls = [first.call];
+    for (const alternatives of more) calls.push((await propose(brain.nextApproval(), alternatives, 'propose')).call);
+    return { calls };
   }
   const followUp = brain.request().followUp;
   if (followUp) {
@@ -38,7 +50,7 @@ export const brainReply = (brain: Proposer) => async (contents: readonly Any[]):
 };
 
 /** The model object the agent is built with: a subclass of the version's `BaseLlm`. */
-export function buildModel(lib: AdkLib, reply: (contents: readonly Any[]) => Promise<ModelReply>): unknown {
+export function buildModel(lib: AdkLib, reply: (contents: readonly Any[]) => Promise<Reply>): unknown {
   const { BaseLlm } = lib.adk;
   class AdversaryLlm extends BaseLlm {
     constructor() {
@@ -49,10 +61,15 @@ export function buildModel(lib: AdkLib, reply: (contents: readonly Any[]) => Pro
 
     async *generateContentAsync(request: Any) {
       const r = await reply(request?.contents ?? []);
+      const functionCall = (call: { id: string; action: Action }) => ({
+        functionCall: { id: call.id, name: call.action.operation, args: toolInput(call.action) },
+      });
       const content =
-        'call' in r
-          ? { role: 'model', parts: [{ functionCall: { id: r.call.id, name: r.call.action.operation, args: toolInput(r.call.action) } }] }
-          : { role: 'model', parts: [{ text: r.text }] };
+        'calls' in r
+          ? { role: 'model', parts: r.calls.map(functionCall) }
+          : 'call' in r
+            ? { role: 'model', parts: [functionCall(r.call)] }
+            : { role: 'model', parts: [{ text: r.text }] };
       yield { content, turnComplete: true };
     }
 

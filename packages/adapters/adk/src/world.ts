@@ -2,7 +2,7 @@
 // behind a Runner, an agent over the adversary's model and the tools, and the app around them. ADK keeps nothing
 // between requests but the session, so a restart is a new service over the same store and a new runner. Guarded
 // wirings add the approval guard's records and the app's guard calls; the guard's record is then the approval's.
-import { WorldGuard, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
+import { WorldGuard, type Action, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
 import * as app from './app.js';
 import type { AdkLib } from './lib.js';
 import { brainReply, buildModel } from './model.js';
@@ -15,6 +15,8 @@ import type { Wiring } from './wirings.js';
 /** What the model was asked for and how many approvals it has named: world state a snapshot carries. */
 interface Said {
   request: ProposalRequest;
+  /** The further calls of `proposeMany`, made in the same response as the first. */
+  parallel?: readonly (readonly Action[])[];
   proposals: number;
 }
 
@@ -38,6 +40,7 @@ export async function createWorld(lib: AdkLib, wiring: Wiring, env: WorldEnv, ba
       backend: env.backend,
       history: env.history,
       request: () => said.request,
+      parallel: () => said.parallel ?? [],
       nextApproval: () => `a${++said.proposals}`,
     }),
   );
@@ -58,9 +61,24 @@ export async function createWorld(lib: AdkLib, wiring: Wiring, env: WorldEnv, ba
       return app.propose(theApp, turn);
     },
 
+    async proposeMany(turn, requests) {
+      // The model calls every tool in one response; ADK asks for each confirmation in the same event.
+      const [first, ...more] = requests;
+      if (!first) return undefined;
+      said.request = first;
+      said.parallel = more.map((r) => r.alternatives);
+      try {
+        return await app.proposeAll(theApp, turn);
+      } finally {
+        delete said.parallel;
+      }
+    },
+
     approve: (turn, approvalId) => app.approve(theApp, turn, approvalId),
 
-    resume: (turn, answer) => app.resume(theApp, turn, answer),
+    resume: (turn, answer) => app.resume(theApp, turn, [answer]),
+
+    resumeMany: (turn, answers) => app.resume(theApp, turn, answers),
 
     inspect: async (approvalId) => (guarded ? env.external(guarded.inspect(approvalId)) : sessions.inspect(approvalId)),
 
