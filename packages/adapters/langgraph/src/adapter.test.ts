@@ -49,6 +49,21 @@ describe.each([
     },
   );
 
+  // Two calls, two interrupts pending at once: a plain resume value answers every pending interrupt, so the "yes" for
+  // the transfer runs the notice the user denied (the Python library refuses a plain value there since
+  // langchain-ai/langgraph#6108). A resume that names the interrupt answers only its own.
+  it('runs a denied call with a plain resume when two interrupts are pending; resumes by id keep them apart', async () => {
+    const twoApprovals = SCENARIOS.get('two-approvals')!;
+    const cell = await exploreCell({ adapter: await load(), wiring: 'interrupt-node', store: 'memory', scenario: twoApprovals });
+    expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'fail', disclosure: 'pass' });
+    const { explanation, steps } = cell.verdicts.find((v) => v.property === 'integrity')!.counterexample!;
+    expect(explanation).toBe('t1 executed a2 as notify(template="refund-sent") on customer-1, but user had denied it.');
+    expect(steps).toBe(4);
+    if (!ids) return;
+    const byId = await exploreCell({ adapter: await load(), wiring: 'resume-by-id', store: 'memory', scenario: twoApprovals });
+    expect(verdicts(byId.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass', disclosure: 'pass' });
+  });
+
   it.skipIf(!ids)('refuses the duplicated "yes" when resumes name the interrupt id', async () => {
     const cell = await exploreCell({ adapter: await load(), wiring: 'resume-by-id', store: 'memory', scenario: replay });
     expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });

@@ -105,3 +105,79 @@ export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unk
   graph = followUp ? graph.addEdge(last, 'approve2').addEdge('approve2', END) : graph.addEdge(last, END);
   return graph.compile({ checkpointer });
 }
+
+/** One proposed call of a parallel step, as a branch of the graph carries it. */
+interface Call {
+  readonly approval: string;
+  readonly action: Action;
+  readonly world: string;
+}
+
+/** A state channel that merges what parallel branches write, keyed by approval. */
+const merged = (Annotation: Module['Annotation']) =>
+  Annotation({ reducer: (a: Record<string, unknown>, b: Record<string, unknown>) => ({ ...a, ...b }), default: () => ({}) });
+
+/**
+ * Several calls proposed in one model step, each confirmed by its own interrupt: the model node fans out with `Send`,
+ * one `approve` branch per call, as the docs fan out parallel work; the branches pause together, so the thread holds
+ * one interrupt per call. Each branch's answer and effect are kept under its approval's name. With the effect in the
+ * next node, one `execute` node runs every approved call once all branches have their answer.
+ */
+export function buildParallelGraph(
+  shape: Pick<GraphShape, 'effectIn'>,
+  deps: GraphDeps & { readonly parallel: () => readonly (readonly Action[])[] },
+  checkpointer: unknown,
+) {
+  const { StateGraph, Annotation, START, END, interrupt, Send } = deps.lib;
+  const { model, backend } = deps.fakes;
+  const turnOf = deps.turnOf ?? turnOfInvoke;
+  const State = Annotation.Root({
+    // The names the app gives the calls, with the request: ['a1', 'a2'].
+    approvals: Annotation(),
+    calls: Annotation(),
+    answers: merged(Annotation),
+    executed: merged(Annotation),
+  });
+  const effect = async (turn: string, approvalId: string, action: Action): Promise<true | GuardedOutcome> => {
+    const dispatch = `${turn}/${approvalId}`;
+    const guard = deps.guard?.();
+    if (guard) return guard.run(turn, approvalId, action, dispatch);
+    await backend.call(turn, { approvalId, dispatch, action });
+    return true;
+  };
+
+  let graph = new StateGraph(State);
+  graph = graph.addNode('propose', async (s: { approvals: readonly string[] }, config: Config) => {
+    const turn = turnOf(config);
+    const calls: Call[] = [];
+    for (const [index, alternatives] of [deps.alternatives(), ...deps.parallel()].entries()) {
+      const approval = s.approvals[index]!;
+      const action = await model.decide(turn, 'propose', alternatives);
+      const world = backend.world;
+      deps.history.emit({ kind: 'proposed', actor: turn, approvalId: approval, action, world });
+      calls.push({ approval, action, world });
+    }
+    return { calls };
+  });
+  graph = graph.addNode('approve', async (call: Call, config: Config) => {
+    const answer = interrupt({ approval: call.approval, action: call.action, world: call.world });
+    const approved = answer?.approved === true;
+    const executed = shape.effectIn === 'interrupt-node' && approved ? await effect(turnOf(config), call.approval, call.action) : false;
+    return { answers: { [call.approval]: answer }, ...(shape.effectIn === 'interrupt-node' ? { executed: { [call.approval]: executed } } : {}) };
+  });
+  graph = graph.addEdge(START, 'propose');
+  graph = graph.addConditionalEdges('propose', (s: { calls: readonly Call[] }) => s.calls.map((call) => new Send('approve', call)));
+  if (shape.effectIn === 'next-node') {
+    graph = graph.addNode('execute', async (s: { calls: readonly Call[]; answers: Record<string, { approved?: boolean }> }, config: Config) => {
+      const executed: Record<string, unknown> = {};
+      for (const call of s.calls) {
+        executed[call.approval] = s.answers[call.approval]?.approved === true ? await effect(turnOf(config), call.approval, call.action) : false;
+      }
+      return { executed };
+    });
+    graph = graph.addEdge('approve', 'execute').addEdge('execute', END);
+  } else {
+    graph = graph.addEdge('approve', END);
+  }
+  return graph.compile({ checkpointer });
+}

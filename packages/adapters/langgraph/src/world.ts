@@ -12,14 +12,14 @@
 // memory, in the same SQLite database, in the same PostgreSQL schema), so a restart and a snapshot keep exactly what
 // they keep of the checkpoints.
 import Database from 'better-sqlite3';
-import { GatedGuardStore, GuardedApp, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
+import { GatedGuardStore, GuardedApp, type Action, type Answer, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
 import { MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
 import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
 import { STRICT_RESUME_KEY } from './features.js';
 import { gatedSaverClass, newSaverBook, saverContents, TURN_KEY } from './gated-saver.js';
-import { discloseEffects, showCards, type Interrupt } from './app.js';
-import { buildGraph } from './graph.js';
+import { discloseEffects, showCards, told, type Interrupt } from './app.js';
+import { buildGraph, buildParallelGraph } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
 import type { Wiring } from './wirings.js';
@@ -108,6 +108,8 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
   let app = startApp();
 
   let request: ProposalRequest = { alternatives: [] };
+  /** The further calls of `proposeMany`: the graph is then the parallel one, each call behind its own interrupt. */
+  let parallel: readonly (readonly Action[])[] | undefined;
   let proposals = 0;
   let graph: ReturnType<typeof buildGraph> | undefined;
   let interruptIds = new Map<string, string>();
@@ -116,7 +118,13 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
   });
 
   const build = () =>
-    buildGraph(
+    parallel
+      ? buildParallelGraph(
+          { effectIn: wiring.effectIn },
+          { lib: lib.langgraph, fakes: env, history: env.history, alternatives: () => request.alternatives, parallel: () => parallel ?? [], guard: () => app },
+          saver,
+        )
+      : buildGraph(
       {
         effectIn: wiring.effectIn,
         proposalIn: env.scenario === 're-proposal' ? 'interrupt-node' : 'own-node',
@@ -130,6 +138,46 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
   const pausedOn = async (turn: string): Promise<Interrupt[]> => {
     const state = await graph!.getState(config(turn));
     return state.tasks?.flatMap((t: { interrupts?: Interrupt[] }) => t.interrupts ?? []) ?? [];
+  };
+
+  /** One resume request with the user's answers: a value (the first answer's), or a map of interrupt ids. */
+  const resumeWith = async (turn: string, answers: readonly Answer[]) => {
+    if (!graph) throw new Error('resume before propose');
+    const answer = answers[0]!;
+    const ids = answers.map((a) => interruptIds.get(a.approvalId));
+    const byId = wiring.resumeBy !== 'value' && ids.every((id) => id !== undefined);
+    const resume = byId ? Object.fromEntries(answers.map((a, i) => [ids[i]!, { approved: a.approved }])) : { approved: answer.approved };
+    const extra = wiring.resumeBy === 'id-strict' ? { [STRICT_RESUME_KEY]: true } : {};
+    let result: Record<string, unknown>;
+    try {
+      result = await graph.invoke(new lib.langgraph['Command']({ resume }), config(turn, extra));
+    } catch (error) {
+      const name = (error as Error)?.name;
+      // A refused resume (strict mode: unknown or consumed interrupt) is the runtime doing its job; the app tells
+      // the user nothing definite happened on this click.
+      if (name === 'UnknownInterruptError') return;
+      // The tool failed inside the graph: the app shows the error, as if nothing happened.
+      if (name === 'ToolFailed' || name === 'ToolTimeout') {
+        for (const { approvalId } of answers) await env.connections.disclose(turn, approvalId, 'not-happened');
+        return;
+      }
+      throw error;
+    }
+    if (parallel) {
+      // The parallel graph keeps each call's effect under its name; the app tells the user of each that ran.
+      for (const [approvalId, executed] of Object.entries((result['executed'] ?? {}) as Record<string, unknown>)) {
+        const says = told(executed);
+        if (says) await env.connections.disclose(turn, approvalId, says);
+      }
+      // The thread may still wait on a call this request did not answer: its card is already shown.
+      return;
+    }
+    const approval = String(result['approval'] ?? answer.approvalId);
+    await discloseEffects(env, turn, approval, result);
+    // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
+    if (request.followUp && result['executed2'] === undefined) {
+      await showCards(env, app, interruptIds, turn, await pausedOn(turn), new Set([approval]));
+    }
   };
 
   const world: World = {
@@ -146,34 +194,27 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       return { approvalId: approval, action: mine.value.action };
     },
 
-    async resume(turn, answer) {
-      if (!graph) throw new Error('resume before propose');
-      const value = { approved: answer.approved };
-      const id = interruptIds.get(answer.approvalId);
-      const resume = wiring.resumeBy === 'value' || id === undefined ? value : { [id]: value };
-      const extra = wiring.resumeBy === 'id-strict' ? { [STRICT_RESUME_KEY]: true } : {};
-      let result: Record<string, unknown>;
-      try {
-        result = await graph.invoke(new lib.langgraph['Command']({ resume }), config(turn, extra));
-      } catch (error) {
-        const name = (error as Error)?.name;
-        // A refused resume (strict mode: unknown or consumed interrupt) is the runtime doing its job; the app tells
-        // the user nothing definite happened on this click.
-        if (name === 'UnknownInterruptError') return;
-        // The tool failed inside the graph: the app shows the error, as if nothing happened.
-        if (name === 'ToolFailed' || name === 'ToolTimeout') {
-          await env.connections.disclose(turn, answer.approvalId, 'not-happened');
-          return;
-        }
-        throw error;
-      }
-      const approval = String(result['approval'] ?? answer.approvalId);
-      await discloseEffects(env, turn, approval, result);
-      // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
-      if (request.followUp && result['executed2'] === undefined) {
-        await showCards(env, app, interruptIds, turn, await pausedOn(turn), new Set([approval]));
-      }
+    async proposeMany(turn, requests) {
+      // The model proposes every call in one step; the graph fans out, one interrupt per call.
+      const [first, ...more] = requests;
+      if (!first) return undefined;
+      request = first;
+      parallel = more.map((r) => r.alternatives);
+      graph ??= build();
+      const approvals = requests.map(() => `a${++proposals}`);
+      await graph.invoke({ approvals }, config(turn));
+      const interrupts = await pausedOn(turn);
+      const mine = approvals.map((approval) => interrupts.find((it) => it.value?.approval === approval));
+      if (mine.some((it) => !it?.value?.action)) return undefined;
+      await showCards(env, app, interruptIds, turn, mine as Interrupt[], new Set());
+      return mine.map((it) => ({ approvalId: it!.value!.approval!, action: it!.value!.action! }));
     },
+
+    resume: (turn, answer) => resumeWith(turn, [answer]),
+
+    // Two answers in one request where a resume names interrupts: a map of ids. A map holds each id once, so the same
+    // answer twice in one request is the request with it once: only two-approvals is offered it, not replay.
+    ...(env.scenario === 'two-approvals' && wiring.resumeBy !== 'value' ? { resumeMany: (turn: string, answers: readonly Answer[]) => resumeWith(turn, answers) } : {}),
 
     ...(app ? { approve: (turn: string, approvalId: string) => app!.approve(turn, approvalId) } : {}),
 
@@ -213,7 +254,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
           ? db.serialize()
           : { storage: saver.storage, writes: saver.writes };
       const records = guard instanceof MemoryGuardStore ? guard.records() : undefined;
-      return { store, records, cards, incarnation, approvals, book, request, proposals, interruptIds, built: graph !== undefined };
+      return { store, records, cards, incarnation, approvals, book, request, parallel, proposals, interruptIds, built: graph !== undefined };
     },
 
     async restore(snapshot) {
@@ -225,6 +266,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         approvals: Set<string>;
         book: ReturnType<typeof newSaverBook>;
         request: ProposalRequest;
+        parallel: readonly (readonly Action[])[] | undefined;
         proposals: number;
         interruptIds: Map<string, string>;
         built: boolean;
@@ -238,7 +280,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
         Object.assign(saver, s.store);
         if (guard) guard = new MemoryGuardStore(s.records);
       }
-      ({ approvals, book, request, proposals, interruptIds, cards } = s);
+      ({ approvals, book, request, parallel, proposals, interruptIds, cards } = s);
       app = startApp(s.incarnation);
       graph = s.built ? build() : undefined;
     },
