@@ -47,6 +47,15 @@ describe('langgraph-server 1.5.1', () => {
     expect(verdicts((await cell('reject-by-id', 'replay')).verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
   });
 
+  it('lets a plain resume answer both pending interrupts, so a denied call runs; a resume by id and the guard do not', async () => {
+    const plain = await cell('reject', 'two-approvals');
+    expect(verdicts(plain.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'fail', disclosure: 'pass' });
+    expect(plain.verdicts.find((v) => v.property === 'integrity')!.counterexample!.explanation).toMatch(/executed a2 as notify\(.*\) on customer-1, but user had denied it\.$/);
+    const all = { 'at-most-once': 'pass', binding: 'pass', integrity: 'pass', disclosure: 'pass' };
+    expect(verdicts((await cell('reject-by-id', 'two-approvals')).verdicts)).toEqual(all);
+    expect(verdicts((await cell('guarded-reject', 'two-approvals')).verdicts)).toEqual(all);
+  });
+
   it('runs the action twice under interrupt: the first run is cancelled after its tool call, and the second resumes', async () => {
     const a = await load();
     // The shortest story the exhaustive cell finds (12 steps, out of 640 schedules).

@@ -12,17 +12,19 @@
 // access, so it fires only when the server has been quiet for 3 s: here, when no request is in flight (every turn's
 // request has ended). A restart reads the files back: what was written at the last quiet moment, and nothing since.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { GatedGuardStore, GuardedApp, type Access, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
+import { GatedGuardStore, GuardedApp, type Access, type Action, type Answer, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
 import { MemoryGuardStore, type ApprovalRecord } from '@approval-conformance/guard';
 import {
   approvalState,
   buildGraph,
+  buildParallelGraph,
   discloseEffects,
   gatedSaverClass,
   newSaverBook,
   pendingApprovals,
   saverContents,
   showCards,
+  told,
   type Interrupt,
   type TupleLike,
 } from '@approval-conformance/adapter-langgraph';
@@ -123,26 +125,24 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
   let app = startApp();
 
   let request: ProposalRequest = { alternatives: [] };
+  /** The further calls of `proposeMany`: the graph is then the parallel one, each call behind its own interrupt. */
+  let parallel: readonly (readonly Action[])[] | undefined;
   let proposals = 0;
   let interruptIds = new Map<string, string>();
   let graph: ReturnType<typeof buildGraph> | undefined;
   const build = () => {
-    const built = buildGraph(
-      {
-        effectIn: 'interrupt-node',
-        proposalIn: env.scenario === 're-proposal' ? 'interrupt-node' : 'own-node',
-        ...(request.followUp ? { followUp: request.followUp } : {}),
-      },
-      {
-        lib: server.lib.langgraph,
-        fakes: env,
-        history: env.history,
-        alternatives: () => request.alternatives,
-        guard: () => app,
-        turnOf,
-      },
-      checkpointer,
-    );
+    const deps = { lib: server.lib.langgraph, fakes: env, history: env.history, alternatives: () => request.alternatives, guard: () => app, turnOf };
+    const built = parallel
+      ? buildParallelGraph({ effectIn: 'interrupt-node' }, { ...deps, parallel: () => parallel ?? [] }, checkpointer)
+      : buildGraph(
+          {
+            effectIn: 'interrupt-node',
+            proposalIn: env.scenario === 're-proposal' ? 'interrupt-node' : 'own-node',
+            ...(request.followUp ? { followUp: request.followUp } : {}),
+          },
+          deps,
+          checkpointer,
+        );
     // The server gives every graph its key-value store, which LangGraph then batches in a loop of zero-delay timers
     // for as long as a run lasts: real timers, whose firing between two gates depends on the machine's speed. The
     // graph never uses the store, so it gets none (the assignment is ignored); nothing else changes.
@@ -212,6 +212,42 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
   // The thread, created by the app before anything else (the set-up's own request, outside any turn).
   await client.threads.create({ threadId: THREAD, ifExists: 'do_nothing' });
 
+  /** One resume request with the user's answers: a value (the first answer's), or a map of interrupt ids. */
+  const resumeWith = (turn: string, answers: readonly Answer[]) =>
+    asRequest(turn, async () => {
+      if (!graph) throw new Error('resume before propose');
+      const answer = answers[0]!;
+      const ids = answers.map((a) => interruptIds.get(a.approvalId));
+      const byId = wiring.resumeBy === 'id' && ids.every((id) => id !== undefined);
+      const resume = byId ? Object.fromEntries(answers.map((a, i) => [ids[i]!, { approved: a.approved }])) : { approved: answer.approved };
+      const outcome = await runOnce({ command: { resume } });
+      // Refused, interrupted or rolled back by another request's run: the app has nothing definite to tell.
+      if ('refused' in outcome) return;
+      if (outcome.status === 'error') {
+        // The tool failed inside the graph: the app shows the error, as if nothing happened.
+        const name = outcome.error?.error;
+        if (name === 'ToolFailed' || name === 'ToolTimeout') {
+          for (const { approvalId } of answers) await env.connections.disclose(turn, approvalId, 'not-happened');
+        }
+        return;
+      }
+      if (outcome.status !== 'success' || !outcome.values) return;
+      if (parallel) {
+        // The parallel graph keeps each call's effect under its name; the app tells the user of each that ran.
+        for (const [approvalId, executed] of Object.entries((outcome.values['executed'] ?? {}) as Record<string, unknown>)) {
+          const says = told(executed);
+          if (says) await env.connections.disclose(turn, approvalId, says);
+        }
+        return;
+      }
+      const approval = String(outcome.values['approval'] ?? answer.approvalId);
+      await discloseEffects(env, turn, approval, outcome.values);
+      // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
+      if (request.followUp && outcome.values['executed2'] === undefined) {
+        await showCards(env, app, interruptIds, turn, await pausedOn(), new Set([approval]));
+      }
+    });
+
   const world: World = {
     propose: (turn, req) =>
       asRequest(turn, async () => {
@@ -228,29 +264,29 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
         return { approvalId: approval, action: mine.value.action };
       }),
 
-    resume: (turn, answer) =>
+    proposeMany: (turn, requests) =>
       asRequest(turn, async () => {
-        if (!graph) throw new Error('resume before propose');
-        const value = { approved: answer.approved };
-        const id = interruptIds.get(answer.approvalId);
-        const resume = wiring.resumeBy === 'value' || id === undefined ? value : { [id]: value };
-        const outcome = await runOnce({ command: { resume } });
-        // Refused, interrupted or rolled back by another request's run: the app has nothing definite to tell.
-        if ('refused' in outcome) return;
-        if (outcome.status === 'error') {
-          // The tool failed inside the graph: the app shows the error, as if nothing happened.
-          const name = outcome.error?.error;
-          if (name === 'ToolFailed' || name === 'ToolTimeout') await env.connections.disclose(turn, answer.approvalId, 'not-happened');
-          return;
-        }
-        if (outcome.status !== 'success' || !outcome.values) return;
-        const approval = String(outcome.values['approval'] ?? answer.approvalId);
-        await discloseEffects(env, turn, approval, outcome.values);
-        // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.
-        if (request.followUp && outcome.values['executed2'] === undefined) {
-          await showCards(env, app, interruptIds, turn, await pausedOn(), new Set([approval]));
-        }
+        // The model proposes every call in one step; the graph fans out, one interrupt per call.
+        const [first, ...more] = requests;
+        if (!first) return undefined;
+        request = first;
+        parallel = more.map((r) => r.alternatives);
+        graph ??= build();
+        const approvals = requests.map(() => `a${++proposals}`);
+        const outcome = await runOnce({ input: { approvals } });
+        if ('refused' in outcome) return undefined;
+        const interrupts = await pausedOn();
+        const mine = approvals.map((approval) => interrupts.find((it) => it.value?.approval === approval));
+        if (mine.some((it) => !it?.value?.action)) return undefined;
+        await showCards(env, app, interruptIds, turn, mine as Interrupt[], new Set());
+        return mine.map((it) => ({ approvalId: it!.value!.approval!, action: it!.value!.action! }));
       }),
+
+    resume: (turn, answer) => resumeWith(turn, [answer]),
+
+    // Two answers in one request where a resume names interrupts: a map of ids. A map holds each id once, so the same
+    // answer twice in one request is the request with it once: only two-approvals is offered it, not replay.
+    ...(env.scenario === 'two-approvals' && wiring.resumeBy === 'id' ? { resumeMany: (turn: string, answers: readonly Answer[]) => resumeWith(turn, answers) } : {}),
 
     ...(wiring.guarded ? { approve: (turn: string, approvalId: string) => app!.approve(turn, approvalId) } : {}),
 
@@ -290,6 +326,7 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
         approvals,
         book,
         request,
+        parallel,
         proposals,
         interruptIds,
         built: graph !== undefined,
@@ -307,6 +344,7 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
         approvals: Set<string>;
         book: ReturnType<typeof newSaverBook>;
         request: ProposalRequest;
+        parallel: readonly (readonly Action[])[] | undefined;
         proposals: number;
         interruptIds: Map<string, string>;
         built: boolean;
@@ -317,7 +355,7 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
       checkpointerConn.data = s.checkpoints;
       disk = s.disk;
       records = new MemoryGuardStore(s.records);
-      ({ approvals, book, request, proposals, interruptIds, cards } = s);
+      ({ approvals, book, request, parallel, proposals, interruptIds, cards } = s);
       app = startApp(s.incarnation);
       graph = s.built ? build() : undefined;
     },

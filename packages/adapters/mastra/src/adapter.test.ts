@@ -45,6 +45,21 @@ describe.each([{ line: '1.71' as const }, { line: '1.0' as const }])('@mastra/co
     expect((await judgeWay({ adapter, wiring: 'guarded-agent-approval', scenario: 'tamper' }, way, 'integrity')).holds).toBe(true);
   });
 
+  // The agent asks for one call at a time, so two approvals at once are two suspended runs: each answer resumes its
+  // own run (the client holds each card's run id), the transfer runs once and the notice never.
+  it.each(['agent-approval', 'workflow-suspend'])('keeps two suspended runs apart, one approved and one denied (%s)', async (wiring) => {
+    const subject = { adapter: await load(line), wiring, scenario: 'two-approvals' as const };
+    const judged = await judgeWay(subject, { gate: 't1:1', choice: 0 }, 'integrity');
+    expect(judged.holds).toBe(true);
+    expect(judged.history.filter((e) => e.kind === 'effect').map((e) => `${e.action.operation} ${e.approvalId}`)).toEqual(['transfer a1']);
+    expect(verdicts((await cell(line, wiring, 'two-approvals')).verdicts)).toEqual({
+      'at-most-once': 'pass',
+      binding: 'pass',
+      integrity: 'pass',
+      disclosure: 'pass',
+    });
+  });
+
   it('refuses a second approval once the run completed: at most once on replay', async () => {
     expect(verdicts((await cell(line, 'agent-approval', 'replay')).verdicts)['at-most-once']).toBe('pass');
   });

@@ -111,6 +111,19 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
       return wiring.protocol === 'agent' ? agentApp.propose(agentSide, turn) : workflowApp.propose(workflowSide, turn);
     },
 
+    // Two approvals at once are two suspended runs, each started by its own message: Mastra's agent suspends on one
+    // call at a time (given two calls in one step, it asks for the second only once the first is answered), and a
+    // workflow run suspends at its one confirm step.
+    async proposeMany(turn, requests) {
+      const pending = [];
+      for (const req of requests) {
+        const paused = await theWorld.propose(turn, req);
+        if (!paused) return undefined;
+        pending.push(paused);
+      }
+      return pending;
+    },
+
     resume: (turn, answer) => (wiring.protocol === 'agent' ? agentApp.resume(agentSide, turn, answer) : workflowApp.resume(workflowSide, turn, answer)),
 
     ...(guarded ? { approve: (turn: string, approvalId: string) => guarded.app.approve(turn, approvalId) } : {}),
