@@ -13,6 +13,15 @@ describe('defaultScope', () => {
     expect(defaultScope(it, '1.10.0', versions, shape, {})).toBeUndefined();
   });
 
+  it('leaves the scenarios that say newestOnly (two-approvals) to the newest, unless the user named the scenarios', () => {
+    const running = ['double-resume', 'two-approvals'] as const;
+    expect(defaultScope(fw(), '1.2.0', versions, shape, {}, running)).toEqual({ scenarios: ['double-resume'] });
+    expect(defaultScope(fw(), '1.10.0', versions, shape, {}, running)).toBeUndefined();
+    // A run that named its scenarios passes none (`running` undefined): what it names runs on every version.
+    expect(defaultScope(fw(), '1.2.0', versions, shape, {})).toBeUndefined();
+    expect(defaultScope(fw({ guarded: true }), '1.2.0', versions, shape, {}, running)).toEqual({ wirings: ['plain'], scenarios: ['double-resume'] });
+  });
+
   it('narrows nothing for a framework that keeps nothing for the newest', () => {
     expect(defaultScope(fw(), '1.0.0', versions, shape, {})).toBeUndefined();
   });

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import semver from 'semver';
-import { InstallError, resolveVersion, type Adapter } from '@approval-conformance/core';
+import { InstallError, resolveVersion, SCENARIOS, type Adapter, type ScenarioId } from '@approval-conformance/core';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
@@ -515,8 +515,9 @@ async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Pro
 
 /**
  * What one of a framework's default versions (`versions`) runs, narrower than the run's filters: everything but the
- * framework's `newestOnly` wirings and stores, on all but the newest; undefined where nothing is left out. A filter the
- * user gave (`asked`) wins: what it names runs on every version.
+ * framework's `newestOnly` wirings and stores, and the scenarios that say `newestOnly`, on all but the newest;
+ * undefined where nothing is left out. A filter the user gave (`asked`) wins: what it names runs on every version.
+ * `running` is the run's scenarios, when the user named none (the defaults).
  */
 export function defaultScope(
   fw: Framework,
@@ -524,15 +525,18 @@ export function defaultScope(
   versions: readonly string[],
   shape: { readonly wirings: readonly string[]; readonly stores: readonly string[] },
   asked: { readonly wirings?: readonly string[]; readonly stores?: readonly string[] },
-): { wirings?: string[]; stores?: string[] } | undefined {
+  running?: readonly ScenarioId[],
+): { wirings?: string[]; stores?: string[]; scenarios?: ScenarioId[] } | undefined {
   const only = fw.newestOnly;
   const newest = semver.rsort(versions.filter((v) => semver.valid(v)))[0];
   const everywhere = fw.defaultWirings && !asked.wirings ? shape.wirings.filter((w) => fw.defaultWirings!.includes(w)) : undefined;
-  if (!only || newest === undefined || version === newest) return everywhere ? { wirings: everywhere } : undefined;
-  const wirings = only.guarded && !asked.wirings ? (everywhere ?? shape.wirings).filter((w) => !w.startsWith('guarded-')) : everywhere;
-  const stores = only.stores && !asked.stores ? shape.stores.filter((s) => !only.stores!.includes(s)) : undefined;
-  if (!wirings && !stores) return undefined;
-  return { ...(wirings ? { wirings } : {}), ...(stores ? { stores } : {}) };
+  if (newest === undefined || version === newest) return everywhere ? { wirings: everywhere } : undefined;
+  const wirings = only?.guarded && !asked.wirings ? (everywhere ?? shape.wirings).filter((w) => !w.startsWith('guarded-')) : everywhere;
+  const stores = only?.stores && !asked.stores ? shape.stores.filter((s) => !only.stores!.includes(s)) : undefined;
+  const kept = running?.filter((s) => !SCENARIOS.get(s)?.newestOnly);
+  const scenarios = kept && kept.length < running!.length ? kept : undefined;
+  if (!wirings && !stores && !scenarios) return undefined;
+  return { ...(wirings ? { wirings } : {}), ...(stores ? { stores } : {}), ...(scenarios ? { scenarios } : {}) };
 }
 
 /** One framework version's adapter: `loadAdapter({ name: 'ai', version: '6.0.326' })`. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { PROPERTY_IDS, SCENARIO_IDS } from '@approval-conformance/core';
 import { cell, failing, results } from './results.fixtures.js';
 import { cli } from './run-io.fixtures.js';
 
@@ -21,6 +22,14 @@ describe('results.v2.schema.json', () => {
     const data = JSON.parse(await readFile(file, 'utf8'));
     expect(data.cells.map((c: { verdict: string }) => c.verdict)).toEqual(expect.arrayContaining(['fail', 'not-applicable']));
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  // A scenario or property the schema does not list makes every results file that has one unreadable (`report`,
+  // `regression`, `replay` refuse it): the lists must be core's.
+  it("lists core's scenarios and properties", () => {
+    const cellSchema = schema.$defs.cell;
+    expect(new Set(cellSchema.properties.scenario.enum)).toEqual(new Set(SCENARIO_IDS));
+    expect(new Set(cellSchema.properties.property.enum)).toEqual(new Set(PROPERTY_IDS));
   });
 
   it('refuses a pass with a counterexample and a fail without one', () => {

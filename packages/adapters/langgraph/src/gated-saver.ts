@@ -97,6 +97,12 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
 
   const threadOf = (config: Config) => String(config?.configurable?.['thread_id'] ?? '?');
 
+  /**
+   * The approvals by name (a1, a1.2, a2): the order the saver lists a checkpoint's pending writes in follows its task
+   * ids, which are drawn afresh in every run, so the history reports the approvals in an order of its own.
+   */
+  const inOrder = (approvals: ReadonlySet<string>) => [...approvals].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+
   return class GatedSaver extends Base {
     async getTuple(config: Config) {
       const turn = turnOfCall(config);
@@ -106,7 +112,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const tuple = await trace.external(super.getTuple(config));
       const pending = pendingApprovals(tuple);
       const { version, seen } = trace.book();
-      for (const approvalId of trace.report ? trace.approvals : []) {
+      for (const approvalId of trace.report ? inOrder(trace.approvals) : []) {
         trace.history.emit({
           kind: 'record-read',
           actor: turn,
@@ -161,7 +167,7 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
         trace.approvals.add(approvalId);
       }
       const states = new Map<string, RecordState>();
-      for (const approvalId of trace.approvals) {
+      for (const approvalId of inOrder(trace.approvals)) {
         const state = approvalState(pending, approvalId, seen);
         states.set(approvalId, state);
         const from = book.lastStates.get(approvalId) ?? 'absent';

@@ -196,7 +196,8 @@ export const runCommand: Command = {
     const quiet = values.quiet ?? false;
     if (quiet && values.verbose) throw new UsageError(`--quiet and --verbose ask for opposite things; give one.`);
     const log = (line: string) => void (quiet || io.err(`${line}\n`));
-    const scenarios = (list('--scenario', values.scenario, [...SCENARIOS.keys()]) ?? [...DEFAULT_SCENARIOS]) as ScenarioId[];
+    const askedScenarios = list('--scenario', values.scenario, [...SCENARIOS.keys()]) as ScenarioId[] | undefined;
+    const scenarios = askedScenarios ?? [...DEFAULT_SCENARIOS];
     const properties = list('--property', values.property, PROPERTY_IDS) as PropertyId[] | undefined;
     const options: ExploreOptions = {
       ...(values.sampled === undefined
@@ -245,7 +246,7 @@ export const runCommand: Command = {
     targets = targets.map((t) => {
       const versions = defaults.get(t.framework);
       const shape = shapes[frameworks.indexOf(t.framework)]!;
-      const only = versions && defaultScope(framework(t.framework), t.version, versions, shape, { wirings, stores });
+      const only = versions && defaultScope(framework(t.framework), t.version, versions, shape, { wirings, stores }, askedScenarios ? undefined : scenarios);
       return only ? { ...t, only } : t;
     });
 

@@ -17,8 +17,8 @@ export interface Target {
   readonly spec: string;
   /** A local build's folder (`ai@file:PATH`). */
   readonly source?: string;
-  /** The wirings and stores this version runs, narrower than the run's filters (a framework's default matrix). */
-  readonly only?: Pick<WorkerTask['filters'], 'wirings' | 'stores'>;
+  /** The wirings, stores and scenarios this version runs, narrower than the run's filters (a framework's default matrix). */
+  readonly only?: Partial<Pick<WorkerTask['filters'], 'wirings' | 'stores' | 'scenarios'>>;
   /** Only these units (`wiring/store/scenario`), where given: an audit's chosen cells. */
   readonly units?: readonly string[];
 }

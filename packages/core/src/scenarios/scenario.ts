@@ -35,6 +35,12 @@ export interface Scenario {
    */
   readonly guardedOnly?: true;
   /**
+   * Among a framework's default versions (the published matrix), runs only on the newest, as the guarded wirings do:
+   * its cells cost more than the rest of a version's, and the older versions' double-resume cells already show what
+   * each release does with concurrent answers. Naming it (`--scenario`) or a version runs it anywhere.
+   */
+  readonly newestOnly?: true;
+  /**
    * Runs only when named (`run --scenario NAME`): a matrix with no scenario list leaves it out, until its cost in
    * every row is measured and the default matrix has room for it.
    */

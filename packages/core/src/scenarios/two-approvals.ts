@@ -15,8 +15,9 @@ export const twoApprovals: Scenario = {
   summary: 'Two approvals pending at once: the user approves the transfer and denies the notice, in one request or two.',
   properties: ['at-most-once', 'binding', 'integrity', 'disclosure'],
   bound: 'two pending approvals; both answers in one request (either order) or one request each, concurrently',
-  // Until every row has measured its cost (issue 30), it runs only when named.
-  optIn: true,
+  // 86 cells of it on the newest release of six frameworks ran in 33 s; the LangGraph server's default wirings take
+  // about a minute more. On every default version it would push the matrix past its 10 minutes.
+  newestOnly: true,
   async program(world, fakes, ctl) {
     if (!world.proposeMany) throw new Error('the world cannot hold two approvals at once (World.proposeMany)');
     fakes.connections.open('c1');
