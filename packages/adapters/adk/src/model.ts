@@ -2,7 +2,7 @@
 // Asked after the user's message, it calls a tool with the action the adversary picks; its call id is the suite's
 // approval name (a1, a2, ...), which ADK keeps (it names only calls that come without an id). Asked after a tool
 // ran, it asks for the flow's second approval if the scenario wants one (a1.2 after a1), or says it is done.
-import { followUpId, proposeAction, toolInput, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
+import { followUpId, proposeAction, proposeRequested, toolInput, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 import type { AdkLib } from './lib.js';
 
@@ -11,15 +11,8 @@ type Any = any;
 
 const parts = (content: Any): Any[] => (Array.isArray(content?.parts) ? content.parts : []);
 
-export interface Brain extends Proposer {
-  /** The alternatives of further calls the model makes in the same response as the first (`World.proposeMany`). */
-  readonly parallel?: () => readonly (readonly Action[])[];
-}
-/** A reply, or several function calls in one response. */
-export type Reply = ModelReply | { readonly calls: readonly { id: string; action: Action }[] };
-
 /** The adversary's model: what it answers to the request's contents. */
-export const brainReply = (brain: Brain) => async (contents: readonly Any[]): Promise<Reply> => {
+export const brainReply = (brain: Proposer) => async (contents: readonly Any[]): Promise<ModelReply> => {
   const { turn, proposedWorlds } = currentRequest();
   const last = contents.at(-1);
   const propose = async (id: string, alternatives: readonly Action[], decision: string) => {
@@ -29,12 +22,7 @@ export const brainReply = (brain: Brain) => async (contents: readonly Any[]): Pr
   };
   const lastParts = parts(last);
   if (last?.role === 'user' && lastParts.some((p) => typeof p.text === 'string') && !lastParts.some((p) => p.functionResponse)) {
-    const first = await propose(brain.nextApproval(), brain.request().alternatives, 'propose');
-    const more = brain.parallel?.() ?? [];
-    if (more.length === 0) return first;
-    const calls = [first.call];
-    for (const alternatives of more) calls.push((await propose(brain.nextApproval(), alternatives, 'propose')).call);
-    return { calls };
+    return proposeRequested(brain, async (...args) => (await propose(...args)).call);
   }
   const followUp = brain.request().followUp;
   if (followUp) {
@@ -50,7 +38,7 @@ export const brainReply = (brain: Brain) => async (contents: readonly Any[]): Pr
 };
 
 /** The model object the agent is built with: a subclass of the version's `BaseLlm`. */
-export function buildModel(lib: AdkLib, reply: (contents: readonly Any[]) => Promise<Reply>): unknown {
+export function buildModel(lib: AdkLib, reply: (contents: readonly Any[]) => Promise<ModelReply>): unknown {
   const { BaseLlm } = lib.adk;
   class AdversaryLlm extends BaseLlm {
     constructor() {

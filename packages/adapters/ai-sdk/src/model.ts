@@ -1,18 +1,14 @@
 // The model: the version's own `ai/test` mock (V2 for 5.x, V3 for 6.x, V4 for 7.x), answering from the adversary's
 // choices. Asked with the user's request, it calls a tool with the action the adversary picks. Asked after a tool
 // ran, it asks for the flow's second approval if the scenario wants one, or says it is done.
-import { followUpId, proposeAction, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
+import { followUpId, proposeAction, proposeRequested, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 import type { AiLib } from './lib.js';
 
 export { actionOfCall as actionOf, followUpId, toolInput as inputOf } from '@approval-conformance/core';
 
-export interface Brain extends Proposer {
-  /** The alternatives of further calls the model makes in the same step as the first (`World.proposeMany`). */
-  readonly parallel?: () => readonly (readonly Action[])[];
-}
-/** A reply, or several tool calls in one step. */
-export type Reply = ModelReply | { readonly calls: readonly { id: string; action: Action }[] };
+export type Brain = Proposer;
+export type Reply = ModelReply;
 
 interface PromptMessage {
   readonly role: string;
@@ -35,14 +31,7 @@ export const brainReply = (brain: Brain) => async (prompt: readonly PromptMessag
     proposedWorlds.set(id, world);
     return { call: { id, action } };
   };
-  if (last?.role === 'user') {
-    const first = await propose(brain.nextApproval(), brain.request().alternatives, 'propose');
-    const more = brain.parallel?.() ?? [];
-    if (more.length === 0) return first;
-    const calls = [first.call];
-    for (const alternatives of more) calls.push((await propose(brain.nextApproval(), alternatives, 'propose')).call);
-    return { calls };
-  }
+  if (last?.role === 'user') return proposeRequested(brain, async (...args) => (await propose(...args)).call);
   // After a tool result: the flow's second approval, once, after its first ran.
   const followUp = brain.request().followUp;
   if (followUp) {

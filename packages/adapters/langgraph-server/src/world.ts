@@ -20,8 +20,10 @@ import {
   buildParallelGraph,
   discloseEffects,
   gatedSaverClass,
+  interruptsFor,
   newSaverBook,
   pendingApprovals,
+  pendingOf,
   saverContents,
   showCards,
   told,
@@ -275,11 +277,10 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
         const approvals = requests.map(() => `a${++proposals}`);
         const outcome = await runOnce({ input: { approvals } });
         if ('refused' in outcome) return undefined;
-        const interrupts = await pausedOn();
-        const mine = approvals.map((approval) => interrupts.find((it) => it.value?.approval === approval));
-        if (mine.some((it) => !it?.value?.action)) return undefined;
-        await showCards(env, app, interruptIds, turn, mine as Interrupt[], new Set());
-        return mine.map((it) => ({ approvalId: it!.value!.approval!, action: it!.value!.action! }));
+        const mine = interruptsFor(await pausedOn(), approvals);
+        if (!mine) return undefined;
+        await showCards(env, app, interruptIds, turn, mine, new Set());
+        return pendingOf(mine);
       }),
 
     resume: (turn, answer) => resumeWith(turn, [answer]),

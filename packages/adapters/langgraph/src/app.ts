@@ -50,6 +50,19 @@ async function proposed(env: Pick<WorldEnv, 'backend'>, app: GuardedApp, turn: s
   }
 }
 
+/**
+ * The interrupts the thread paused on for `approvals`, in their order, or undefined if any has none (another run on
+ * the thread moved it on): what a request that proposed several calls in one step shows.
+ */
+export function interruptsFor(interrupts: readonly Interrupt[], approvals: readonly string[]): Interrupt[] | undefined {
+  const mine = approvals.map((approval) => interrupts.find((it) => it.value?.approval === approval));
+  return mine.every((it) => it?.value?.action) ? (mine as Interrupt[]) : undefined;
+}
+
+/** What a request that proposed `interrupts` paused on, for `World.proposeMany`. */
+export const pendingOf = (interrupts: readonly Interrupt[]) =>
+  interrupts.map((it) => ({ approvalId: it.value!.approval!, action: it.value!.action! }));
+
 /** Tells the user what the graph's result says of the effect of `approval` and of its follow-up's. */
 export async function discloseEffects(env: Pick<WorldEnv, 'connections'>, turn: string, approval: string, result: Record<string, unknown>): Promise<void> {
   const executed = told(result['executed']);

@@ -29,6 +29,20 @@ export interface GraphDeps {
 /** The name of a flow's second approval: `a1.2` after `a1`. */
 export { followUpId };
 
+/**
+ * The effect. Unguarded, a tool call (a failure throws out of the graph); `executed` says true. Guarded, the guard
+ * spends the approval first and the call carries its idempotency key; `executed` says what became of it.
+ */
+const effectOf =
+  (deps: GraphDeps) =>
+  async (turn: string, approvalId: string, action: Action): Promise<true | GuardedOutcome> => {
+    const dispatch = `${turn}/${approvalId}`;
+    const guard = deps.guard?.();
+    if (guard) return guard.run(turn, approvalId, action, dispatch);
+    await deps.fakes.backend.call(turn, { approvalId, dispatch, action });
+    return true;
+  };
+
 export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unknown) {
   const { StateGraph, Annotation, START, END, interrupt } = deps.lib;
   const { model, backend } = deps.fakes;
@@ -51,15 +65,7 @@ export function buildGraph(shape: GraphShape, deps: GraphDeps, checkpointer: unk
     deps.history.emit({ kind: 'proposed', actor: turn, approvalId: approval, action, world });
     return { action, world };
   };
-  // The effect. Unguarded, a tool call (a failure throws out of the graph); `executed` says true. Guarded, the guard
-  // spends the approval first and the call carries its idempotency key; `executed` says what became of it.
-  const effect = async (turn: string, approvalId: string, action: Action): Promise<true | GuardedOutcome> => {
-    const dispatch = `${turn}/${approvalId}`;
-    const guard = deps.guard?.();
-    if (guard) return guard.run(turn, approvalId, action, dispatch);
-    await backend.call(turn, { approvalId, dispatch, action });
-    return true;
-  };
+  const effect = effectOf(deps);
 
   let graph = new StateGraph(State);
   if (shape.proposalIn === 'own-node') {
@@ -138,13 +144,7 @@ export function buildParallelGraph(
     answers: merged(Annotation),
     executed: merged(Annotation),
   });
-  const effect = async (turn: string, approvalId: string, action: Action): Promise<true | GuardedOutcome> => {
-    const dispatch = `${turn}/${approvalId}`;
-    const guard = deps.guard?.();
-    if (guard) return guard.run(turn, approvalId, action, dispatch);
-    await backend.call(turn, { approvalId, dispatch, action });
-    return true;
-  };
+  const effect = effectOf(deps);
 
   let graph = new StateGraph(State);
   graph = graph.addNode('propose', async (s: { approvals: readonly string[] }, config: Config) => {

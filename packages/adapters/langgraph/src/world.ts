@@ -18,7 +18,7 @@ import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
 import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
 import { STRICT_RESUME_KEY } from './features.js';
 import { gatedSaverClass, newSaverBook, saverContents, TURN_KEY } from './gated-saver.js';
-import { discloseEffects, showCards, told, type Interrupt } from './app.js';
+import { discloseEffects, interruptsFor, pendingOf, showCards, told, type Interrupt } from './app.js';
 import { buildGraph, buildParallelGraph } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
@@ -203,11 +203,10 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       graph ??= build();
       const approvals = requests.map(() => `a${++proposals}`);
       await graph.invoke({ approvals }, config(turn));
-      const interrupts = await pausedOn(turn);
-      const mine = approvals.map((approval) => interrupts.find((it) => it.value?.approval === approval));
-      if (mine.some((it) => !it?.value?.action)) return undefined;
-      await showCards(env, app, interruptIds, turn, mine as Interrupt[], new Set());
-      return mine.map((it) => ({ approvalId: it!.value!.approval!, action: it!.value!.action! }));
+      const mine = interruptsFor(await pausedOn(turn), approvals);
+      if (!mine) return undefined;
+      await showCards(env, app, interruptIds, turn, mine, new Set());
+      return pendingOf(mine);
     },
 
     resume: (turn, answer) => resumeWith(turn, [answer]),

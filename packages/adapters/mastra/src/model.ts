@@ -9,7 +9,8 @@ import { currentRequest } from './context.js';
 export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core';
 
 export type Brain = Proposer;
-type Reply = ModelReply;
+/** Mastra's two approvals at once are two runs, so its model makes one call a step. */
+type Reply = Exclude<ModelReply, { readonly calls: unknown }>;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;

@@ -2,18 +2,14 @@
 // `Model`, both answering from the adversary's choices. Asked with the user's request, it calls a tool with the
 // action the adversary picks; its call id is the suite's approval name (a1, a2, ...). Asked after a tool ran, it asks
 // for the flow's second approval if the scenario wants one (a1.2 after a1), or says it is done.
-import { followUpId, proposeAction, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
+import { followUpId, proposeAction, proposeRequested, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
 import { currentRequest } from './context.js';
 import type { AgentsLib } from './lib.js';
 
 export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core';
 
-export interface Brain extends Proposer {
-  /** The alternatives of further calls the model makes in the same response as the first (`World.proposeMany`). */
-  readonly parallel?: () => readonly (readonly Action[])[];
-}
-/** A reply, or several function calls in one response. */
-export type Reply = ModelReply | { readonly calls: readonly { id: string; action: Action }[] };
+export type Brain = Proposer;
+export type Reply = ModelReply;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Item = Record<string, any>;
@@ -28,14 +24,7 @@ export const brainReply = (brain: Brain) => async (input: string | readonly Item
     proposedWorlds.set(id, world);
     return { call: { id, action } };
   };
-  if (last?.['role'] === 'user') {
-    const first = await propose(brain.nextApproval(), brain.request().alternatives, 'propose');
-    const more = brain.parallel?.() ?? [];
-    if (more.length === 0) return first;
-    const calls = [first.call];
-    for (const alternatives of more) calls.push((await propose(brain.nextApproval(), alternatives, 'propose')).call);
-    return { calls };
-  }
+  if (last?.['role'] === 'user') return proposeRequested(brain, async (...args) => (await propose(...args)).call);
   const followUp = brain.request().followUp;
   if (followUp) {
     const called = new Set(items.filter((i) => i['type'] === 'function_call').map((i) => i['callId'] as string));

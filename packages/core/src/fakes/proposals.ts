@@ -19,10 +19,34 @@ export interface Proposer {
   readonly request: () => { readonly alternatives: readonly Action[]; readonly followUp?: Action };
   /** The name the next first proposal gets: `a1`, `a2`, ... */
   readonly nextApproval: () => string;
+  /** The alternatives of further calls the model makes in the same step as the first (`World.proposeMany`). */
+  readonly parallel?: () => readonly (readonly Action[])[];
 }
 
-/** What the model answers: a call to a tool (its id is the approval's name), or text. */
-export type ModelReply = { readonly call: { id: string; action: Action } } | { readonly text: string };
+/** A call the model makes: its id (the approval's name) and its action. */
+export interface ProposedCall {
+  readonly id: string;
+  readonly action: Action;
+}
+
+/** What the model answers: a call to a tool, several in one step (`World.proposeMany`), or text. */
+export type ModelReply = { readonly call: ProposedCall } | { readonly calls: readonly ProposedCall[] } | { readonly text: string };
+
+/**
+ * The model's answer to the user's request: a call with the adversary's pick of the request's alternatives, and one
+ * more for each further request of `World.proposeMany`, in the same step. `propose` names and records each.
+ */
+export async function proposeRequested(
+  p: Proposer,
+  propose: (id: string, alternatives: readonly Action[], decision: string) => Promise<ProposedCall>,
+): Promise<ModelReply> {
+  const first = await propose(p.nextApproval(), p.request().alternatives, 'propose');
+  const more = p.parallel?.() ?? [];
+  if (more.length === 0) return { call: first };
+  const calls = [first];
+  for (const alternatives of more) calls.push(await propose(p.nextApproval(), alternatives, 'propose'));
+  return { calls };
+}
 
 /** A tool's input for an action: the action without its operation, which is the tool's name. */
 export const toolInput = (action: Action) => ({ targets: [...action.targets], params: { ...action.params } });
