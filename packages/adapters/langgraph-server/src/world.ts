@@ -18,15 +18,16 @@ import {
   approvalState,
   buildGraph,
   buildParallelGraph,
+  discloseEach,
   discloseEffects,
   gatedSaverClass,
   interruptsFor,
   newSaverBook,
   pendingApprovals,
   pendingOf,
+  resumeOf,
   saverContents,
   showCards,
-  told,
   type Interrupt,
   type TupleLike,
 } from '@approval-conformance/adapter-langgraph';
@@ -219,9 +220,7 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
     asRequest(turn, async () => {
       if (!graph) throw new Error('resume before propose');
       const answer = answers[0]!;
-      const ids = answers.map((a) => interruptIds.get(a.approvalId));
-      const byId = wiring.resumeBy === 'id' && ids.every((id) => id !== undefined);
-      const resume = byId ? Object.fromEntries(answers.map((a, i) => [ids[i]!, { approved: a.approved }])) : { approved: answer.approved };
+      const resume = resumeOf(answers, interruptIds, wiring.resumeBy === 'id');
       const outcome = await runOnce({ command: { resume } });
       // Refused, interrupted or rolled back by another request's run: the app has nothing definite to tell.
       if ('refused' in outcome) return;
@@ -234,14 +233,7 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
         return;
       }
       if (outcome.status !== 'success' || !outcome.values) return;
-      if (parallel) {
-        // The parallel graph keeps each call's effect under its name; the app tells the user of each that ran.
-        for (const [approvalId, executed] of Object.entries((outcome.values['executed'] ?? {}) as Record<string, unknown>)) {
-          const says = told(executed);
-          if (says) await env.connections.disclose(turn, approvalId, says);
-        }
-        return;
-      }
+      if (parallel) return discloseEach(env, turn, outcome.values);
       const approval = String(outcome.values['approval'] ?? answer.approvalId);
       await discloseEffects(env, turn, approval, outcome.values);
       // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.

@@ -63,6 +63,21 @@ export function interruptsFor(interrupts: readonly Interrupt[], approvals: reado
 export const pendingOf = (interrupts: readonly Interrupt[]) =>
   interrupts.map((it) => ({ approvalId: it.value!.approval!, action: it.value!.action! }));
 
+/** The resume a request sends: a plain value (the first answer's), or with `byId` a map of each answer's interrupt id. */
+export function resumeOf(answers: readonly { approvalId: string; approved: boolean }[], interruptIds: ReadonlyMap<string, string>, byId: boolean) {
+  const ids = answers.map((a) => interruptIds.get(a.approvalId));
+  if (byId && ids.every((id) => id !== undefined)) return Object.fromEntries(answers.map((a, i) => [ids[i]!, { approved: a.approved }]));
+  return { approved: answers[0]!.approved };
+}
+
+/** Tells the user what the parallel graph's result says of each call's effect (kept under the call's name). */
+export async function discloseEach(env: Pick<WorldEnv, 'connections'>, turn: string, result: Record<string, unknown>): Promise<void> {
+  for (const [approvalId, executed] of Object.entries((result['executed'] ?? {}) as Record<string, unknown>)) {
+    const says = told(executed);
+    if (says) await env.connections.disclose(turn, approvalId, says);
+  }
+}
+
 /** Tells the user what the graph's result says of the effect of `approval` and of its follow-up's. */
 export async function discloseEffects(env: Pick<WorldEnv, 'connections'>, turn: string, approval: string, result: Record<string, unknown>): Promise<void> {
   const executed = told(result['executed']);

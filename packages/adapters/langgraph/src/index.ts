@@ -8,4 +8,4 @@ export { buildGraph, buildParallelGraph, followUpId, type GraphShape } from './g
 export { gatedSaverClass, newSaverBook, saverContents, TURN_KEY, type Config, type SaverBook } from './gated-saver.js';
 export { approvalState, pendingApprovals, type TupleLike } from './record.js';
 export type { Module } from './lib.js';
-export { discloseEffects, interruptsFor, pendingOf, showCards, told, type Interrupt } from './app.js';
+export { discloseEach, discloseEffects, interruptsFor, pendingOf, resumeOf, showCards, told, type Interrupt } from './app.js';

@@ -18,7 +18,7 @@ import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
 import { PostgresGuardStore } from '@approval-conformance/guard/postgres';
 import { STRICT_RESUME_KEY } from './features.js';
 import { gatedSaverClass, newSaverBook, saverContents, TURN_KEY } from './gated-saver.js';
-import { discloseEffects, interruptsFor, pendingOf, showCards, told, type Interrupt } from './app.js';
+import { discloseEach, discloseEffects, interruptsFor, pendingOf, resumeOf, showCards, type Interrupt } from './app.js';
 import { buildGraph, buildParallelGraph } from './graph.js';
 import type { LangGraphLib } from './lib.js';
 import { approvalState, pendingApprovals, type TupleLike } from './record.js';
@@ -144,9 +144,7 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
   const resumeWith = async (turn: string, answers: readonly Answer[]) => {
     if (!graph) throw new Error('resume before propose');
     const answer = answers[0]!;
-    const ids = answers.map((a) => interruptIds.get(a.approvalId));
-    const byId = wiring.resumeBy !== 'value' && ids.every((id) => id !== undefined);
-    const resume = byId ? Object.fromEntries(answers.map((a, i) => [ids[i]!, { approved: a.approved }])) : { approved: answer.approved };
+    const resume = resumeOf(answers, interruptIds, wiring.resumeBy !== 'value');
     const extra = wiring.resumeBy === 'id-strict' ? { [STRICT_RESUME_KEY]: true } : {};
     let result: Record<string, unknown>;
     try {
@@ -163,15 +161,8 @@ export async function createWorld(lib: LangGraphLib, wiring: Wiring, env: WorldE
       }
       throw error;
     }
-    if (parallel) {
-      // The parallel graph keeps each call's effect under its name; the app tells the user of each that ran.
-      for (const [approvalId, executed] of Object.entries((result['executed'] ?? {}) as Record<string, unknown>)) {
-        const says = told(executed);
-        if (says) await env.connections.disclose(turn, approvalId, says);
-      }
-      // The thread may still wait on a call this request did not answer: its card is already shown.
-      return;
-    }
+    // The thread may still wait on a call this request did not answer: its card is already shown.
+    if (parallel) return discloseEach(env, turn, result);
     const approval = String(result['approval'] ?? answer.approvalId);
     await discloseEffects(env, turn, approval, result);
     // The flow may now pause on a second approval: read the thread's state, as an app does, and show its card.

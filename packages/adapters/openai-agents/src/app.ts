@@ -98,12 +98,6 @@ async function runAndStore(app: App, turn: string, input: unknown): Promise<{ re
   }
 }
 
-/** The approval a run's result paused on: its first interrupted function call, if any. */
-export function pausedOn(result: Any): { approvalId: string; action: Action } | undefined {
-  const item = (result.interruptions ?? []).find((i: Any) => i?.rawItem?.type === 'function_call');
-  return item ? { approvalId: item.rawItem.callId, action: actionOf(item.rawItem.name, item.rawItem.arguments) } : undefined;
-}
-
 /** Every approval a run's result paused on, in the order of its calls. */
 export function allPausedOn(result: Any): { approvalId: string; action: Action }[] {
   return (result.interruptions ?? [])
@@ -111,7 +105,10 @@ export function allPausedOn(result: Any): { approvalId: string; action: Action }
     .map((i: Any) => ({ approvalId: i.rawItem.callId, action: actionOf(i.rawItem.name, i.rawItem.arguments) }));
 }
 
-/** A new request whose run pauses on several calls at once: every approval it paused on. */
+/** The approval a run's result paused on: its first interrupted function call, if any. */
+export const pausedOn = (result: Any): { approvalId: string; action: Action } | undefined => allPausedOn(result)[0];
+
+/** A new request: run to the interruptions; returns every approval it paused on (several where the model called several tools). */
 export function proposeAll(app: App, turn: string): Promise<{ approvalId: string; action: Action }[]> {
   return inRequest(newRequest(turn), async () => {
     const { result, error } = await runAndStore(app, turn, USER_MESSAGE);
@@ -121,13 +118,7 @@ export function proposeAll(app: App, turn: string): Promise<{ approvalId: string
 }
 
 /** A new request: run to the interruption; returns the approval the run paused on, if it paused on one. */
-export function propose(app: App, turn: string): Promise<{ approvalId: string; action: Action } | undefined> {
-  return inRequest(newRequest(turn), async () => {
-    const { result, error } = await runAndStore(app, turn, USER_MESSAGE);
-    if (error !== undefined) throw error;
-    return pausedOn(result);
-  });
-}
+export const propose = async (app: App, turn: string) => (await proposeAll(app, turn))[0];
 
 /** The stored state, restored, with its interruptions; undefined when there is none. */
 async function restore(app: App, turn: string) {
