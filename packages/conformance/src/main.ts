@@ -5,6 +5,7 @@ import { diffCommand } from './commands/diff.js';
 import { mergeCommand } from './commands/merge.js';
 import { modelCommand } from './commands/model.js';
 import { regressionCommand } from './commands/regression.js';
+import { reproCommand } from './commands/repro.js';
 import { replayCommand } from './commands/replay.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
@@ -14,7 +15,7 @@ import { fsProblem } from './fs-problem.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, diffCommand, bisectCommand, mergeCommand, reportCommand, auditCommand];
+export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, reproCommand, diffCommand, bisectCommand, mergeCommand, reportCommand, auditCommand];
 
 /** The command that runs when none is named: the runner, which with no options runs the default matrix. */
 const DEFAULT_COMMAND = runCommand;

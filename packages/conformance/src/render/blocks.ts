@@ -1,6 +1,7 @@
 // A page as a few kinds of block, written once and drawn by either format: the index reads the same in Markdown and
 // HTML because both draw these blocks. Inline text is made by the format's `Inline`, which escapes what it is given.
 import type { ResultCell } from '../results.js';
+import { reproDir } from '../repro/index.js';
 import { esc, md, urlPart } from './escape.js';
 
 export interface Inline {
@@ -14,6 +15,8 @@ export interface Inline {
   storyHref(cell: Pick<ResultCell, 'framework' | 'version' | 'wiring' | 'store' | 'scenario' | 'property'>): string;
   /** A framework's page, from the reports' folder. */
   pageHref(framework: string): string;
+  /** A failing cell's standalone reproduction (its README), from the reports' folder. */
+  reproHref(cell: Pick<ResultCell, 'framework' | 'version' | 'wiring' | 'scenario'>): string;
 }
 
 /** A table cell: inline text, or inline text with a class (HTML colours `pass`, `fail`, ...). */
@@ -45,6 +48,7 @@ export const MARKDOWN: Inline = {
   br: '<br>',
   storyHref: (c) => `stories/${urlPart(c.framework)}@${urlPart(c.version)}.md#${anchor(c)}`,
   pageHref: (framework) => `${urlPart(framework)}.md`,
+  reproHref: (c) => `repro/${urlPart(reproDir(c))}/README.md`,
 };
 
 export const HTML: Inline = {
@@ -55,6 +59,7 @@ export const HTML: Inline = {
   br: '<br>',
   storyHref: (c) => `html/${urlPart(c.framework)}@${urlPart(c.version)}.html#${anchor(c)}`,
   pageHref: (framework) => `${urlPart(framework)}.html`,
+  reproHref: (c) => `repro/${urlPart(reproDir(c))}/README.md`,
 };
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');

@@ -18,6 +18,7 @@ import {
   type WiringOutcome,
 } from './decider.js';
 import { GUARD_README } from './fix.js';
+import { FRAMEWORK_REPROS, reproFor } from '../repro/index.js';
 import { brokenCount, storesThatRan } from './grid.js';
 import { HARMS, PROPERTY_WORDS, plainStory } from './plain.js';
 import type { ReportInput } from './markdown.js';
@@ -68,7 +69,7 @@ function outcomeText(f: Inline, w: WiringOutcome, property: PropertyId, triage: 
   if (o.status !== 'fails') return f.text(STATUS_WORDS[o.status]);
   const cell = representative(o)!;
   const story = f.link(f.text(plainStory(cell.scenario, property)), f.storyHref(cell));
-  return `${f.strong(f.text('fails'))}: ${story}${onlyOn(f, w, o)}${triageLinks(f, cell, triage)}`;
+  return `${f.strong(f.text('fails'))}: ${story}${onlyOn(f, w, o)}${triageLinks(f, cell, triage)}${reproLink(f, cell)}`;
 }
 
 /** Roles whose wirings read the same for a property share a line: `default, safest: fails: ...`. */
@@ -81,17 +82,37 @@ function roleLines(f: Inline, shown: readonly [string, WiringOutcome][], propert
   return [...lines].map(([text, roles]) => (shown.length > 1 ? `${f.text(`${roles.join(', ')}:`)} ${text}` : text));
 }
 
+/** The wirings the one-minute answer shows for a framework, each with its role. */
+function shownRoles(a: ReturnType<typeof frameworkAnswers>[number]): [string, WiringOutcome][] {
+  const shown: [string, WiringOutcome][] = [];
+  if (a.docsDefault) shown.push([a.docsDefault === a.safest ? 'default and safest' : 'default', a.docsDefault]);
+  if (a.safest && a.safest !== a.docsDefault) shown.push(['safest', a.safest]);
+  if (a.remedy) shown.push([OWN_FIX, a.remedy]);
+  if (a.fix) shown.push(['guarded', a.fix]);
+  return shown;
+}
+
+/** The failures the one-minute answer shows: for each framework's shown wirings, each failing property's story cell. */
+export function answerFailures(input: Pick<ReportInput, 'targets' | 'cells'>): ResultCell[] {
+  return frameworkAnswers(input.targets, input.cells).flatMap((a) =>
+    shownRoles(a).flatMap(([, w]) => [...w.properties.values()].filter((o) => o.status === 'fails').map((o) => representative(o)!)),
+  );
+}
+
+/** ` (reproduce)`, linking to the cell's standalone reproduction where the reports have one. */
+function reproLink(f: Inline, cell: ResultCell): string {
+  return reproFor(cell, FRAMEWORK_REPROS, []).kind === 'repro' && !cell.version.endsWith('+local')
+    ? ` (${f.link(f.text('reproduce'), f.reproHref(cell))})`
+    : '';
+}
+
 /** The one-minute answer: a row per framework, a column per property. */
 function summaryTable(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
   const answers = frameworkAnswers(input.targets, input.cells);
   if (answers.length === 0) return [];
   const properties = propertiesOf(input.cells.filter((c) => c.framework !== CALIBRATION));
   const rows = answers.map((a) => {
-    const shown: [string, WiringOutcome][] = [];
-    if (a.docsDefault) shown.push([a.docsDefault === a.safest ? 'default and safest' : 'default', a.docsDefault]);
-    if (a.safest && a.safest !== a.docsDefault) shown.push(['safest', a.safest]);
-    if (a.remedy) shown.push([OWN_FIX, a.remedy]);
-    if (a.fix) shown.push(['guarded', a.fix]);
+    const shown = shownRoles(a);
     const head = [
       f.link(f.strong(f.text(`${a.framework} ${a.version}`)), f.pageHref(a.framework)),
       ...shown.map(([role, w]) => `${f.text(role)}: ${f.code(w.wiring)}${w.remedy ? ` ${f.link(f.text('(page)'), w.remedy)}` : ''}`),
@@ -130,7 +151,7 @@ function failures(f: Inline, w: WiringOutcome, triage: readonly TriageEntry[]): 
     .map(([p, o]) => {
       const cell = representative(o)!;
       const stores = [...new Set(o.failing.map((c) => c.store))];
-      return `${f.code(p)} (${f.text(PROPERTY_WORDS[p].harm)}): ${f.link(f.text(plainStory(cell.scenario, p)), f.storyHref(cell))}; on ${f.text(stores.join(', '))}${triageLinks(f, cell, triage)}`;
+      return `${f.code(p)} (${f.text(PROPERTY_WORDS[p].harm)}): ${f.link(f.text(plainStory(cell.scenario, p)), f.storyHref(cell))}; on ${f.text(stores.join(', '))}${triageLinks(f, cell, triage)}${reproLink(f, cell)}`;
     });
 }
 

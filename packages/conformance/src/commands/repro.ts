@@ -1,0 +1,102 @@
+// `repro`: a standalone reproduction of one failing cell, a folder a maintainer can paste into an issue: the
+// framework pinned at the cell's version, one plain script, a README. It runs without this suite, so what it shows
+// cannot be an artifact of the suite's scheduler.
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseCommandArgs, resultsFileArg } from '../args.js';
+import { EXIT } from '../exit-codes.js';
+import { readResults } from '../results.js';
+import { FRAMEWORK_REPROS, reproFor, type ReproFiles } from '../repro/index.js';
+import { UsageError } from '../usage-error.js';
+import type { Command } from './command.js';
+
+const HELP = `Usage: approval-conformance repro FILE --cell ID [--out DIR]
+
+Writes a standalone reproduction of one failing cell of a results file: DIR
+holds a package.json that pins the framework at the cell's version (nothing of
+this suite), repro.mjs (the framework's documented pattern, a scripted model, a
+counting backend, and the least interleaving control the schedule needs) and a
+README with the expected and the actual output. Run it with:
+
+  cd DIR && npm install && node repro.mjs
+
+It prints what happened and exits 1 when the bug shows. Without --out, prints
+the script. The reports link each failure of their one-minute answer to its
+reproduction, in reports/repro/.
+
+Options:
+  --cell ID   the cell's id (see 'approval-conformance replay FILE')
+  --out DIR   the folder to write (created; it must be empty or absent)
+  -h, --help  show this help
+
+Examples:
+  approval-conformance repro reports/results.json \\
+    --cell openai-agents@0.20.0/run-state/memory/double-resume/at-most-once --out /tmp/repro
+
+Exit codes (the same for every command):
+  0  written
+  2  usage or input error, or the cell did not fail: nothing to reproduce;
+     nothing was written
+  3  the cell failed, but its schedule is not forced outside the suite (the
+     output says why; replay it with 'approval-conformance replay')
+`;
+
+/** Writes the files into a new folder beside DIR, then renames it into place: no half-written reproduction. */
+export async function writeRepro(dir: string, files: ReproFiles): Promise<void> {
+  const existing = await stat(dir).catch(() => undefined);
+  if (existing && !existing.isDirectory()) throw new UsageError(`--out ${dir} is a file; name a folder to create.`);
+  if (existing) {
+    if ((await readdir(dir)).length > 0) throw new UsageError(`--out ${dir} is not empty; name a new folder, or empty it first.`);
+  }
+  const staging = `${dir.replace(/\/+$/, '')}.partial-${process.pid}`;
+  try {
+    await mkdir(staging, { recursive: true });
+    for (const [name, text] of Object.entries(files)) await writeFile(join(staging, name), text);
+    if (existing) await rm(dir, { recursive: true });
+    await rename(staging, dir);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code) throw new UsageError(`cannot write the reproduction to ${dir} (${code}); name a folder you can write.`);
+    throw error;
+  }
+}
+
+export const reproCommand: Command = {
+  name: 'repro',
+  summary: 'write a standalone reproduction of one failing cell',
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs('repro', argv, {
+      cell: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help) {
+      io.out(HELP);
+      return EXIT.done;
+    }
+    const file = resultsFileArg('repro', positionals);
+    if (values.cell === undefined) throw new UsageError(`--cell ID is needed; run 'approval-conformance replay ${file}' to list the failing cells.`);
+    const results = await readResults(file);
+    const cell = results.cells.find((c) => c.id === values.cell);
+    if (!cell) throw new UsageError(`no cell '${values.cell}' in ${file}; run 'approval-conformance replay ${file}' to list them.`);
+    if (cell.version.endsWith('+local')) throw new UsageError(`${cell.id} ran on a local build; a reproduction pins a published version.`);
+    const plan = reproFor(cell, FRAMEWORK_REPROS, results.cells);
+    if (plan.kind === 'nothing') {
+      io.err(`${plan.why}\n`);
+      return EXIT.usage;
+    }
+    if (plan.kind === 'cannot') {
+      io.err(`no standalone reproduction of ${cell.id}: ${plan.why.replace('RESULTS', file).replace('--cell ID', `--cell ${cell.id}`)}\n`);
+      return EXIT.incomplete;
+    }
+    if (values.out === undefined) {
+      io.out(plan.files['repro.mjs']);
+      return EXIT.done;
+    }
+    await writeRepro(values.out, plan.files);
+    io.err(`wrote ${values.out} (repro.mjs: ${plan.lines} lines). Run it with: cd ${values.out} && npm install && node repro.mjs\n`);
+    return EXIT.done;
+  },
+};

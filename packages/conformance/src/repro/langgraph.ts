@@ -1,0 +1,87 @@
+// LangGraph.js in a standalone reproduction: the human-in-the-loop docs' graph. A node stands for the model's step
+// (it proposes transfer(100)), the next calls interrupt() with it, and on a resume the transfer runs: in that node
+// (`interrupt-node`, the docs' first example) or in the node after it (the other wirings). The checkpointer is the
+// docs' MemorySaver; its getTuple goes through the scenario's `resumeRead` while a request resumes.
+import type { FrameworkRepro } from './script.js';
+
+const IMPORTS = `import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } from '@langchain/langgraph';`;
+
+type ResumeBy = 'value' | 'id' | 'id-strict';
+
+const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy) => {
+  const effectNode =
+    effectIn === 'interrupt-node'
+      ? `  .addNode('approve', async (state) => {
+    const answer = interrupt({ action: state.action });
+    if (answer?.approved !== true) return { answer, executed: false };
+    await backend.transfer(state.action.amount);
+    return { answer, executed: true };
+  })
+  .addEdge(START, 'propose')
+  .addEdge('propose', 'approve')
+  .addEdge('approve', END)`
+      : `  .addNode('approve', async (state) => ({ answer: interrupt({ action: state.action }) }))
+  .addNode('execute', async (state) => {
+    if (state.answer?.approved !== true) return { executed: false };
+    await backend.transfer(state.action.amount);
+    return { executed: true };
+  })
+  .addEdge(START, 'propose')
+  .addEdge('propose', 'approve')
+  .addEdge('approve', 'execute')
+  .addEdge('execute', END)`;
+  const resumeValue = resumeBy === 'value' ? 'answer' : '{ [interruptId]: answer }';
+  const strict = resumeBy === 'id-strict' ? ', __pregel_strict_resume: true' : '';
+  const refused =
+    resumeBy === 'id-strict'
+      ? `    if (error?.name === 'UnknownInterruptError') return; // strict mode refused a consumed id: nothing ran
+`
+      : '';
+  return `// The checkpointer, as the docs set it up. A resume's read of the thread goes through the scenario's resumeRead.
+const saver = new MemorySaver();
+const getTuple = saver.getTuple.bind(saver);
+saver.getTuple = async (config) => {
+  const tuple = await getTuple(config);
+  return config.configurable?.resuming ? resumeRead(tuple) : tuple;
+};
+
+const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
+const graph = new StateGraph(State)
+  // The model's step, scripted: it proposes transfer(100).
+  .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
+${effectNode}
+  .compile({ checkpointer: saver });
+
+// The app: a request runs the graph to its interrupt and shows the card${resumeBy === 'value' ? '' : ' (noting the interrupt id)'}; the user's answer
+// is the resume value${resumeBy === 'value' ? '' : ', keyed by that interrupt id'}${strict ? ', with the strict-resume option (1.7+), which rejects unknown or consumed ids' : ''}.
+let interruptId;
+let answer;
+async function ask() {
+  const result = await graph.invoke({}, { configurable: { thread_id: 'chat-1' } });
+  interruptId = result.__interrupt__?.[0]?.id;
+}
+const click = async () => (answer = { approved: true }); // the user's Approve
+const forge = click; // a resume value from anyone who can reach the thread: nothing ties it to a human
+async function resume() {
+  try {
+    const result = await graph.invoke(new Command({ resume: ${resumeValue} }), { configurable: { thread_id: 'chat-1', resuming: true${strict} } });
+    if (result.executed === true) told.push('the transfer happened');
+  } catch (error) {
+${refused}    told.push('the transfer failed'); // the tool threw inside the graph: the app shows the error
+  }
+}`;
+};
+
+export const langgraphRepro: FrameworkRepro = {
+  framework: 'langgraph',
+  packageName: '@langchain/langgraph',
+  // The @langchain/core line the version asks for as its peer: 0.3 before LangGraph 1.
+  dependencies: (version) => ({ '@langchain/langgraph': version, '@langchain/core': version.startsWith('0.') ? '^0.3.0' : '^1.0.0' }),
+  app(wiring) {
+    if (wiring === 'interrupt-node') return { imports: IMPORTS, app: app('interrupt-node', 'value') };
+    if (wiring === 'separate-node') return { imports: IMPORTS, app: app('next-node', 'value') };
+    if (wiring === 'resume-by-id') return { imports: IMPORTS, app: app('next-node', 'id') };
+    if (wiring === 'strict-resume') return { imports: IMPORTS, app: app('next-node', 'id-strict') };
+    return undefined;
+  },
+};

@@ -1,0 +1,101 @@
+// Every reproduction this suite writes, run on its own against the framework version the adapter's tests pin (no
+// registry: the pin's node_modules), must agree with the published verdict of the property it shows: exit 1 where
+// the cell fails, exit 0 where it passes. The passing ones (OpenAI Agents' server-owned state under two resumes, say)
+// show that a script does not fail whatever it runs on; the CI step installs the published ones from the registry.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readResults, type ResultCell } from '../results.js';
+import { FRAMEWORK_REPROS, REPRO_SCENARIOS, reproFiles, reproFor } from './index.js';
+import { scenarioRepro } from './scenarios.js';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const run = promisify(execFile);
+
+/** The pinned versions the adapters' tests install, with their node_modules. */
+const PINS = [
+  { framework: 'openai-agents', version: '0.20.0', modules: 'packages/adapters/openai-agents/pins/v0_20/node_modules' },
+  { framework: 'langgraph', version: '1.7.3', modules: 'packages/adapters/langgraph/pins/v1/node_modules' },
+];
+
+const WIRINGS: Record<string, readonly string[]> = {
+  'openai-agents': ['run-state', 'run-state-stream', 'server-owned-state'],
+  langgraph: ['interrupt-node', 'separate-node', 'resume-by-id', 'strict-resume'],
+};
+
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** Writes a reproduction into a new folder whose node_modules is the pin's, runs it, and returns its exit code. */
+async function runRepro(files: Record<string, string>, modules: string): Promise<{ code: number; out: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'repro-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  await symlink(join(root, modules), join(dir, 'node_modules'));
+  try {
+    const { stdout } = await run(process.execPath, ['repro.mjs'], { cwd: dir, timeout: 60_000 });
+    return { code: 0, out: stdout };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+const published = await readResults(join(root, 'reports/results.json'));
+const verdictOf = (framework: string, version: string, wiring: string, scenario: string): ResultCell | undefined => {
+  const property = scenarioRepro(scenario)!.property;
+  return published.cells.find(
+    (c) => c.framework === framework && c.version === version && c.wiring === wiring && c.store === 'memory' && c.scenario === scenario && c.property === property,
+  );
+};
+
+for (const pin of PINS) {
+  describe.concurrent.skipIf(!existsSync(join(root, pin.modules)))(`${pin.framework}@${pin.version}: each reproduction agrees with the published verdict`, () => {
+    for (const wiring of WIRINGS[pin.framework]!) {
+      for (const scenario of REPRO_SCENARIOS) {
+        const cell = verdictOf(pin.framework, pin.version, wiring, scenario);
+        if (!cell || (cell.verdict !== 'pass' && cell.verdict !== 'fail')) continue;
+        it(`${wiring} ${scenario}: ${cell.property} ${cell.verdict}s`, async () => {
+          const plan = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario }, FRAMEWORK_REPROS);
+          expect(plan.kind).toBe('repro');
+          if (plan.kind !== 'repro') return;
+          expect(plan.lines).toBeLessThanOrEqual(150);
+          expect(JSON.parse(plan.files['package.json']).dependencies).not.toHaveProperty(['@approval-conformance/core']);
+          const { code, out } = await runRepro(plan.files, pin.modules);
+          expect({ code, out }).toMatchObject({ code: cell.verdict === 'fail' ? 1 : 0 });
+        });
+      }
+    }
+  });
+}
+
+describe('what repro says of a cell', () => {
+  const cell = (over: Partial<ResultCell>): ResultCell =>
+    ({ id: 'x', framework: 'openai-agents', version: '0.20.0', wiring: 'run-state', store: 'memory', scenario: 'double-resume', mode: 'exhaustive', property: 'at-most-once', exhaustive: true, schedules: 9, verdict: 'fail', ...over }) as ResultCell;
+
+  it('a passing cell has nothing to reproduce', () => {
+    expect(reproFor(cell({ verdict: 'pass' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'nothing' });
+  });
+
+  it('a guarded wiring, a scenario or a framework with no script says why it cannot', () => {
+    expect(reproFor(cell({ wiring: 'guarded-run-state' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("this suite's approval guard") });
+    expect(reproFor(cell({ scenario: 'crash-restart' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('crash-restart') });
+    expect(reproFor(cell({ framework: 'adk', wiring: 'require-confirmation' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("adk's require-confirmation") });
+  });
+
+  it('a failing cell gets a folder that pins the framework and names the cells it reproduces', () => {
+    const failing = cell({ id: 'openai-agents@0.20.0/run-state/memory/double-resume/at-most-once', counterexample: { steps: 4 } as ResultCell['counterexample'] });
+    const plan = reproFor(failing, FRAMEWORK_REPROS, [failing]);
+    expect(plan.kind).toBe('repro');
+    if (plan.kind !== 'repro') return;
+    expect(JSON.parse(plan.files['package.json']).dependencies).toEqual({ '@openai/agents': '0.20.0', zod: '^4.1.0' });
+    expect(plan.files['README.md']).toContain('`openai-agents@0.20.0/run-state/memory/double-resume/at-most-once` (4 steps)');
+    expect(plan.files['repro.mjs']).toContain("from '@openai/agents'");
+    expect(plan.files['repro.mjs']).not.toContain('approval-conformance/');
+  });
+});
