@@ -74,6 +74,26 @@ for (const pin of PINS) {
   });
 }
 
+describe("the guard's pattern in a reproduction", () => {
+  const pin = PINS[0]!;
+  it.skipIf(!existsSync(join(root, pin.modules)))('spending the approval atomically before the transfer keeps two resumes to one transfer', async () => {
+    const plan = reproFiles({ framework: pin.framework, version: pin.version, wiring: 'run-state', scenario: 'double-resume' }, FRAMEWORK_REPROS);
+    if (plan.kind !== 'repro') throw new Error(plan.why);
+    // The guard's step, by hand: before it acts, the tool spends the approval (its call id) in one synchronous
+    // check-and-set, and a call whose approval is spent does not act again.
+    const act = '    await backend.transfer(amount);';
+    expect(plan.files['repro.mjs']).toContain(act);
+    const guarded = plan.files['repro.mjs']
+      .replace('async execute({ amount }) {', 'async execute({ amount }, _context, details) {')
+      .replace(act, `    const approval = details.toolCall.callId;\n    if (spent.has(approval)) return 'transfer done';\n    spent.add(approval);\n${act}`)
+      .replace('const told = [];', 'const told = [];\nconst spent = new Set();');
+    const unguarded = await runRepro(plan.files, pin.modules);
+    const kept = await runRepro({ ...plan.files, 'repro.mjs': guarded }, pin.modules);
+    expect(unguarded).toMatchObject({ code: 1, out: expect.stringContaining('The backend applied 2.') });
+    expect(kept).toMatchObject({ code: 0, out: expect.stringContaining('The backend applied 1.') });
+  });
+});
+
 describe('what repro says of a cell', () => {
   const cell = (over: Partial<ResultCell>): ResultCell =>
     ({ id: 'x', framework: 'openai-agents', version: '0.20.0', wiring: 'run-state', store: 'memory', scenario: 'double-resume', mode: 'exhaustive', property: 'at-most-once', exhaustive: true, schedules: 9, verdict: 'fail', ...over }) as ResultCell;
