@@ -10,6 +10,7 @@ process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./
 const { cli } = await import('./run-io.fixtures.js');
 const { COMMANDS } = await import('./main.js');
 
+const PUBLISHED = fileURLToPath(new URL('../../../reports/results.json', import.meta.url));
 const ONE = ['--framework', 'reference', '--wiring', 'after-snapshot', '--store', 'memory', '--scenario', 'double-resume', '--quiet'];
 const CELL = 'reference@0.0.0/after-snapshot/memory/double-resume/at-most-once';
 let dir: string;
@@ -42,6 +43,9 @@ const ROWS: [command: string, code: number, args: () => string[]][] = [
   ['replay', 2, () => [at('corrupt.json')]],
   ['regression', 0, () => [at('one.json'), '--cell', CELL, '--out', at('regression.test.ts')]],
   ['regression', 2, () => [at('one.json'), '--cell', 'no/such/cell']],
+  ['repro', 0, () => [PUBLISHED, '--cell', 'langgraph@1.7.3/interrupt-node/memory/double-resume/at-most-once', '--out', at('repro')]],
+  ['repro', 2, () => [PUBLISHED, '--cell', 'langgraph@1.7.3/guarded-interrupt-node/memory/double-resume/at-most-once']],
+  ['repro', 3, () => [at('one.json'), '--cell', CELL]],
   ['diff', 0, () => [at('one.json'), at('one.json'), '--exit-code']],
   ['diff', 1, () => [at('passing.json'), at('one.json'), '--fail-on', 'new-failures']],
   ['diff', 2, () => [at('one.json')]],

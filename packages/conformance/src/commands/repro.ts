@@ -4,7 +4,7 @@
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, exitCodesHelp } from '../exit-codes.js';
 import { readResults } from '../results.js';
 import { FRAMEWORK_REPROS, reproFor, type ReproFiles } from '../repro/index.js';
 import { UsageError } from '../usage-error.js';
@@ -33,13 +33,9 @@ Examples:
   approval-conformance repro reports/results.json \\
     --cell openai-agents@0.20.0/run-state/memory/double-resume/at-most-once --out /tmp/repro
 
-Exit codes (the same for every command):
-  0  written
-  2  usage or input error, or the cell did not fail: nothing to reproduce;
-     nothing was written
-  3  the cell failed, but its schedule is not forced outside the suite (the
-     output says why; replay it with 'approval-conformance replay')
-`;
+A cell that did not fail has nothing to reproduce: that is a usage error (2).
+
+${exitCodesHelp('never', "the cell failed, but no standalone script forces its schedule yet (the\n     message says why; replay it in the suite with 'approval-conformance replay')")}`;
 
 /** Writes the files into a new folder beside DIR, then renames it into place: no half-written reproduction. */
 export async function writeRepro(dir: string, files: ReproFiles): Promise<void> {
@@ -83,12 +79,9 @@ export const reproCommand: Command = {
     if (!cell) throw new UsageError(`no cell '${values.cell}' in ${file}; run 'approval-conformance replay ${file}' to list them.`);
     if (cell.version.endsWith('+local')) throw new UsageError(`${cell.id} ran on a local build; a reproduction pins a published version.`);
     const plan = reproFor(cell, FRAMEWORK_REPROS, results.cells);
-    if (plan.kind === 'nothing') {
-      io.err(`${plan.why}\n`);
-      return EXIT.usage;
-    }
+    if (plan.kind === 'nothing') throw new UsageError(plan.why);
     if (plan.kind === 'cannot') {
-      io.err(`no standalone reproduction of ${cell.id}: ${plan.why.replace('RESULTS', file).replace('--cell ID', `--cell ${cell.id}`)}\n`);
+      io.err(`approval-conformance: no standalone reproduction of ${cell.id}: ${plan.why.replace('RESULTS', file).replace('--cell ID', `--cell ${cell.id}`)}\n`);
       return EXIT.incomplete;
     }
     if (values.out === undefined) {

@@ -21,11 +21,13 @@ const run = promisify(execFile);
 const PINS = [
   { framework: 'openai-agents', version: '0.20.0', modules: 'packages/adapters/openai-agents/pins/v0_20/node_modules' },
   { framework: 'langgraph', version: '1.7.3', modules: 'packages/adapters/langgraph/pins/v1/node_modules' },
+  { framework: 'adk', version: '2.0.0', modules: 'packages/adapters/adk/pins/v2/node_modules' },
 ];
 
 const WIRINGS: Record<string, readonly string[]> = {
   'openai-agents': ['run-state', 'run-state-stream', 'server-owned-state'],
   langgraph: ['interrupt-node', 'separate-node', 'resume-by-id', 'strict-resume'],
+  adk: ['require-confirmation'],
 };
 
 const dirs: string[] = [];
@@ -105,7 +107,7 @@ describe('what repro says of a cell', () => {
   it('a guarded wiring, a scenario or a framework with no script says why it cannot', () => {
     expect(reproFor(cell({ wiring: 'guarded-run-state' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("this suite's approval guard") });
     expect(reproFor(cell({ scenario: 'crash-restart' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('crash-restart') });
-    expect(reproFor(cell({ framework: 'adk', wiring: 'require-confirmation' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("adk's require-confirmation") });
+    expect(reproFor(cell({ framework: 'langgraph-server', wiring: 'reject' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph-server's reject") });
   });
 
   it('a failing cell gets a folder that pins the framework and names the cells it reproduces', () => {
