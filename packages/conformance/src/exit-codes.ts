@@ -18,5 +18,6 @@ export function exitCodesHelp(gate: string, incomplete = 'an internal error (a b
   2  usage or input error (a bad option, framework or results file, a path
      that cannot be written); nothing was written
   3  could not complete: ${incomplete}
+  130  interrupted (Ctrl-C); a run keeps what it finished: continue it with --resume
 `;
 }

@@ -67,6 +67,8 @@ describe('the command line', () => {
   it('has --help at the top and on each command', async () => {
     expect((await run('--help')).out).toMatch(/^Usage: approval-conformance <command>/);
     expect((await run('model', '--help')).out).toMatch(/^Usage: approval-conformance model/);
+    expect((await run('help', 'repro')).out).toMatch(/^Usage: approval-conformance repro/);
+    expect(await run('help', 'frob')).toMatchObject({ code: 2, err: expect.stringContaining("no command 'frob'") });
   });
 
   it.each([

@@ -30,7 +30,7 @@ Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
 
 With no command, runs '${DEFAULT_COMMAND.name}': with no options, the published default matrix, into reports/.
-Run 'approval-conformance <command> --help' for a command's options.
+Run 'approval-conformance help <command>' (or '<command> --help') for a command's options.
 
 ${exitCodesHelp('run --fail-on, diff --exit-code or --fail-on, a replay that differed', 'a version would not install or import, error or timeout\n     cells with run --fail-on error, bisect at a version it cannot judge')}`;
 
@@ -38,7 +38,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     const [first, ...rest] = argv;
     if (first === '--help' || first === '-h' || first === 'help') {
-      io.out(HELP);
+      // `help CMD` is `CMD --help`.
+      const named = first === 'help' && rest[0] !== undefined ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+      if (first === 'help' && rest[0] !== undefined && !named) {
+        throw new UsageError(`no command '${rest[0]}'. Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`);
+      }
+      io.out(named ? named.help : HELP);
       return 0;
     }
     if (first === '--version' || first === '-v') {
