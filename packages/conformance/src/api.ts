@@ -32,6 +32,8 @@ export interface RunOptions {
   readonly out?: string;
   /** Continue the run in `json` (or `out`/results.json) without running finished units again. */
   readonly resume?: boolean;
+  /** With `resume`: also run versions the results did not plan, adding their cells (`--extend`). */
+  readonly extend?: boolean;
   /** Worker processes at once (default: the number of cores). */
   readonly jobs?: number;
   /** Seconds one scenario may run on a wiring and store before it reads `timeout` (default 1800). */
@@ -83,6 +85,7 @@ export function runArgs(options: RunOptions): string[] {
   list('property', options.property);
   if (options.out !== undefined) args.push('--out', options.out);
   if (options.resume) args.push('--resume');
+  if (options.extend) args.push('--extend');
   number('jobs', options.jobs);
   number('timeout', options.timeout);
   number('sampled', options.sampled);

@@ -65,7 +65,12 @@ Options:
                      linking failing cells to the framework's own docs or
                      issues (default: DIR/metadata of --out, when it exists)
   --resume           continue the run in --json FILE or DIR/results.json:
-                     finished cells are kept, not run again
+                     finished cells are kept, not run again. With the
+                     --framework it was run with, or some of its versions;
+                     another version is refused unless --extend is given
+  --extend           with --resume: also run versions the results did not
+                     plan, adding their cells to the same file (another
+                     framework's row in a published report, say)
   --shard I/N        run only this machine's share of the units (1 ≤ I ≤ N),
                      split the same way on every machine, balanced by what
                      each unit cost in the published results; needs --json
@@ -169,6 +174,7 @@ export const runCommand: Command = {
       json: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'boolean' },
+      extend: { type: 'boolean' },
       shard: { type: 'string' },
       jobs: { type: 'string' },
       timeout: { type: 'string' },
@@ -255,6 +261,7 @@ export const runCommand: Command = {
     const outDir = values.out !== undefined ? resolve(values.out) : matrix && !shard ? resolve('reports') : undefined;
     const jsonFile = values.json !== undefined ? resolve(values.json) : outDir ? join(outDir, 'results.json') : undefined;
     if (values.resume && jsonFile === undefined) throw new UsageError('--resume needs the results to continue: give --json FILE or --out DIR.');
+    if (values.extend && !values.resume) throw new UsageError('--extend adds versions to the results a run continues: use it with --resume.');
     if (shard && jsonFile === undefined) {
       throw new UsageError(`--shard ${shard.index}/${shard.count} needs somewhere to write its results for 'merge': give --json FILE or --out DIR.`);
     }
@@ -277,7 +284,7 @@ export const runCommand: Command = {
     // versions first, so that the workers end together.
     const estimate = await CostEstimate.from((await existing(jsonFile)) ?? (await publishedResults()));
     const runOptions: RunOptions = { ...filters, mode: options.mode ?? 'exhaustive', ...withoutMode(options) };
-    const journal = await Journal.open(jsonFile, values.resume ?? false, runOptions);
+    const journal = await Journal.open(jsonFile, values.resume ?? false, runOptions, values.extend ?? false);
     journal.plan(targets);
     const failedBefore = journal.failed();
     let todo = targets

@@ -129,16 +129,19 @@ describe('the runner, when a framework goes wrong', () => {
     expect(okWorlds()).toBe(before);
   });
 
-  it('calls a resumed run complete only when it covered every version the results planned', async () => {
+  it('resumes with the versions the results planned, or some of them, and refuses to add others', async () => {
     const file = join(dir, 'results.json');
     await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ planned: ['unreliable@1.0.0'], complete: true });
-    await cli('run', '--framework', 'flipping@1.0.9', ...ARGS, '--json', file, '--resume');
-    const narrowed = JSON.parse(readFileSync(file, 'utf8'));
-    expect(narrowed.planned).toEqual(['flipping@1.0.9', 'unreliable@1.0.0']);
-    expect(narrowed.complete).toBeUndefined();
-    await cli('run', '--framework', 'flipping@1.0.9,unreliable', ...ARGS, '--json', file, '--resume');
-    expect(JSON.parse(readFileSync(file, 'utf8')).complete).toBe(true);
+    const before = readFileSync(file, 'utf8');
+    const added = await cli('run', '--framework', 'flipping@1.0.9,unreliable', ...ARGS, '--json', file, '--resume');
+    expect(added).toMatchObject({ code: 2, err: expect.stringMatching(/is a run of unreliable@1\.0\.0; this one adds flipping@1\.0\.9\. Resume it with the --framework it was run with/) });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file, '--resume')).toMatchObject({ code: 0 });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ planned: ['unreliable@1.0.0'], complete: true });
+    // On purpose, --extend adds them.
+    expect(await cli('run', '--framework', 'flipping@1.0.9', ...ARGS, '--json', file, '--resume', '--extend')).toMatchObject({ code: 0 });
+    expect(JSON.parse(readFileSync(file, 'utf8')).planned).toEqual(['flipping@1.0.9', 'unreliable@1.0.0']);
   });
 
   it('refuses to resume with other options than the results were run with', async () => {

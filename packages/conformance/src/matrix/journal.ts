@@ -44,6 +44,8 @@ export class Journal {
   /** The shard the resumed file was (undefined: not a shard, or not resumed). */
   #resumedShard: ShardInfo | undefined;
   #resumed = false;
+  /** Resumed with --extend: versions the results did not plan may join them. */
+  #extend = false;
   /** Set once the run is interrupted: what finishes after that is not written (its worker was stopped too). */
   #stopped = false;
 
@@ -54,7 +56,7 @@ export class Journal {
   }
 
   /** A journal writing to `file` (or to nothing), started afresh or from what `file` already holds. */
-  static async open(file: string | undefined, resume: boolean, options: RunOptions): Promise<Journal> {
+  static async open(file: string | undefined, resume: boolean, options: RunOptions, extend = false): Promise<Journal> {
     const env = await environment();
     if (!resume || file === undefined) {
       const fresh = new Journal(file, env, new Date().toISOString());
@@ -71,6 +73,7 @@ export class Journal {
     const journal = new Journal(file, env, previous.started ?? new Date().toISOString());
     journal.#options = options;
     journal.#resumed = true;
+    journal.#extend = extend;
     journal.#resumedShard = previous.shard;
     journal.#shard = previous.shard;
     journal.#planned = [...(previous.planned ?? [])];
@@ -110,6 +113,14 @@ export class Journal {
 
   /** The versions this run covers, added to those a resumed run already had. */
   plan(targets: readonly { framework: string; version: string }[]): void {
+    // A resumed run may go on with some of the versions it planned, not with others: their cells would read as the
+    // same run's.
+    const added = this.#resumed && !this.#extend && this.#planned.length > 0 ? targets.map(targetKey).filter((k) => !this.#planned.includes(k)) : [];
+    if (added.length > 0) {
+      throw new UsageError(
+        `${this.#file} is a run of ${this.#planned.join(', ')}; this one adds ${added.join(', ')}. Resume it with the --framework it was run with (or some of its versions); to add versions to these results on purpose, give --extend too.`,
+      );
+    }
     for (const t of targets) if (!this.#planned.includes(targetKey(t))) this.#planned.push(targetKey(t));
     this.#complete = false;
   }
