@@ -69,7 +69,7 @@ function outcomeText(f: Inline, w: WiringOutcome, property: PropertyId, triage: 
   if (o.status !== 'fails') return f.text(STATUS_WORDS[o.status]);
   const cell = representative(o)!;
   const story = f.link(f.text(plainStory(cell.scenario, property)), f.storyHref(cell));
-  return `${f.strong(f.text('fails'))}: ${story}${onlyOn(f, w, o)}${triageLinks(f, cell, triage)}${reproLink(f, cell)}`;
+  return `${f.strong(f.text('fails'))}: ${story}${onlyOn(f, w, o)}${triageLinks(f, cell, triage)}${reproLink(f, cell, failingOf(w))}`;
 }
 
 /** Roles whose wirings read the same for a property share a line: `default, safest: fails: ...`. */
@@ -99,9 +99,12 @@ export function answerFailures(input: Pick<ReportInput, 'targets' | 'cells'>): R
   );
 }
 
+/** Every failing cell of a wiring, whatever its property. */
+const failingOf = (w: WiringOutcome) => [...w.properties.values()].flatMap((o) => o.failing);
+
 /** ` (reproduce)`, linking to the cell's standalone reproduction where the reports have one. */
-function reproLink(f: Inline, cell: ResultCell): string {
-  return reproFor(cell, FRAMEWORK_REPROS, []).kind === 'repro' && !cell.version.endsWith('+local')
+function reproLink(f: Inline, cell: ResultCell, cells: readonly ResultCell[]): string {
+  return reproFor(cell, FRAMEWORK_REPROS, cells).kind === 'repro' && !cell.version.endsWith('+local')
     ? ` (${f.link(f.text('reproduce'), f.reproHref(cell))})`
     : '';
 }
@@ -151,7 +154,7 @@ function failures(f: Inline, w: WiringOutcome, triage: readonly TriageEntry[]): 
     .map(([p, o]) => {
       const cell = representative(o)!;
       const stores = [...new Set(o.failing.map((c) => c.store))];
-      return `${f.code(p)} (${f.text(PROPERTY_WORDS[p].harm)}): ${f.link(f.text(plainStory(cell.scenario, p)), f.storyHref(cell))}; on ${f.text(stores.join(', '))}${triageLinks(f, cell, triage)}${reproLink(f, cell)}`;
+      return `${f.code(p)} (${f.text(PROPERTY_WORDS[p].harm)}): ${f.link(f.text(plainStory(cell.scenario, p)), f.storyHref(cell))}; on ${f.text(stores.join(', '))}${triageLinks(f, cell, triage)}${reproLink(f, cell, failingOf(w))}`;
     });
 }
 

@@ -19,6 +19,8 @@ export interface FrameworkRepro {
   readonly dependencies: (version: string) => Record<string, string>;
   /** The app for a wiring, or undefined where no standalone app is written for it. */
   readonly app: (wiring: string) => AppSource | undefined;
+  /** Why a scenario's script would not show a wiring's failure, where the scenario's one meeting cannot force it. */
+  readonly cannot?: (wiring: string, scenario: string) => string | undefined;
 }
 
 export interface ReproFiles {
@@ -60,6 +62,8 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
   if (!framework || !app) {
     return { kind: 'cannot', why: `no standalone app is written for ${t.framework}'s ${t.wiring} wiring yet. Replay the cell in the suite: approval-conformance replay RESULTS --cell ID.` };
   }
+  const cannot = framework.cannot?.(t.wiring, t.scenario);
+  if (cannot) return { kind: 'cannot', why: `${cannot} Replay it in the suite: approval-conformance replay RESULTS --cell ID.` };
   if (!scenario) {
     return { kind: 'cannot', why: `${notWrittenWhy(t.scenario)} Replay it in the suite: approval-conformance replay RESULTS --cell ID.` };
   }
@@ -109,6 +113,18 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
 export function reproFor(cell: ResultCell, frameworks: readonly FrameworkRepro[], cells: readonly ResultCell[]): ReproPlan {
   if (cell.verdict !== 'fail') {
     return { kind: 'nothing', why: `${cell.id} is ${cell.verdict}: there is no failure to reproduce.` };
+  }
+  // A script shows its scenario's key property (two transfers, a transfer no one approved, ...). Another property of
+  // the scenario is shown with it only where the key one fails too on the same wiring and store.
+  const shown = scenarioRepro(cell.scenario)?.property;
+  if (shown && shown !== cell.property) {
+    const key = cells.find((c) => c.framework === cell.framework && c.version === cell.version && c.wiring === cell.wiring && c.store === cell.store && c.scenario === cell.scenario && c.property === shown);
+    if (key?.verdict !== 'fail') {
+      return {
+        kind: 'cannot',
+        why: `the ${cell.scenario} script shows ${shown} failing, which holds here; ${cell.property} fails on its own, at the framework's own steps, which the script does not watch. Replay it in the suite: approval-conformance replay RESULTS --cell ID.`,
+      };
+    }
   }
   return reproFiles(cell, frameworks, cells);
 }
