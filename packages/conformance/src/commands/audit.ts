@@ -2,7 +2,8 @@
 // (seeded, weighted toward two turns at once and the newest reduction rules), runs each reduced and then unreduced
 // (every schedule to its end, up to a cap; past it, many sampled schedules too), and compares verdicts and shortest
 // counterexample lengths. Each run goes through the runner's own workers, one framework version per worker.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { writableFolder } from '../destination.js';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions } from '@approval-conformance/core';
@@ -186,8 +187,7 @@ export const auditCommand: Command = {
     const all = await population(specs, jobs, log);
     if (all.length === 0) throw new UsageError('there are no cells to audit: no published results (reports/results.json) hold the frameworks asked for.');
     const chosen = selectUnits(all, count, seed);
-    const outDir = values.out !== undefined ? resolve(values.out) : await mkdtemp(join(tmpdir(), 'approval-conformance-audit-'));
-    await mkdir(outDir, { recursive: true });
+    const outDir = values.out !== undefined ? await writableFolder(values.out) : await mkdtemp(join(tmpdir(), 'approval-conformance-audit-'));
     log(`Auditing ${chosen.length} of ${all.length} cells (seed ${seed}), ${jobs} at a time: each reduced, then unreduced up to ${cap} schedules, then ${samples} sampled where that is not all.`);
 
     // One group per framework version, in the order their first cell was chosen.

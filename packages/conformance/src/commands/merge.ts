@@ -1,11 +1,10 @@
 // `merge`: the results of the shards of one run (`run --shard I/N` on N machines) as one results.json and its reports,
 // the same as one machine running the whole plan would have written.
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SCENARIOS, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs } from '../args.js';
 import { mergeShards } from '../merge.js';
-import { writeResultsReports } from '../render/reports.js';
+import { reportsFolder, writeResultsReports } from '../render/reports.js';
 import { staleWarnings, triageForReports } from '../triage.js';
 import { readResults, writeResults } from '../results.js';
 import { UsageError } from '../usage-error.js';
@@ -48,14 +47,13 @@ export const mergeCommand: Command = {
     }
     if (positionals.length === 0) throw new UsageError(`merge needs the shards' results files; see 'approval-conformance merge --help'.`);
     if (values.out === undefined) throw new UsageError('merge needs --out DIR: where to write the merged results.json and reports.');
-    const triage = await triageForReports(resolve(values.out), values.metadata);
     const files = [];
     for (const name of positionals) files.push({ name, results: await readResults(name) });
     const { results, missing } = mergeShards(files, { partial: values.partial ?? false });
     for (const what of missing) io.err(`approval-conformance: missing from the merge: ${what}\n`);
 
-    const dir = resolve(values.out);
-    await mkdir(dir, { recursive: true });
+    const dir = await reportsFolder(values.out);
+    const triage = await triageForReports(dir, values.metadata);
     const { schemaVersion: _, ...rest } = results;
     await writeResults(join(dir, 'results.json'), rest);
     const scenarios = (results.options?.scenarios ?? [...SCENARIOS.keys()]).map((id) => SCENARIOS.get(id as ScenarioId)!).filter(Boolean);

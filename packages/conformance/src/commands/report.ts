@@ -1,10 +1,10 @@
 // `report`: write the reports of a results file again (after the renderer changed, or for a file from elsewhere)
 // without running anything.
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { SCENARIOS } from '@approval-conformance/core';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
-import { writeResultsReports } from '../render/reports.js';
+import { reportsFolder, writeResultsReports } from '../render/reports.js';
 import { readResults } from '../results.js';
 import { staleWarnings, triageForReports } from '../triage.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
@@ -41,9 +41,8 @@ export const reportCommand: Command = {
     }
     const file = resultsFileArg('report', positionals);
     const results = await readResults(file);
-    const dir = resolve(values.out ?? join(file, '..'));
+    const dir = await reportsFolder(values.out ?? join(file, '..'));
     const triage = await triageForReports(dir, values.metadata);
-    await mkdir(dir, { recursive: true });
     // With --out the data goes along as results.json; without, the reports link to the file where it is.
     let resultsName = basename(file);
     if (values.out !== undefined && resolve(file) !== join(dir, 'results.json')) {

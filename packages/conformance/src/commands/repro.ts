@@ -2,7 +2,8 @@
 // framework pinned at the cell's version, one plain script, a README. It runs without this suite, so what it shows
 // cannot be an artifact of the suite's scheduler.
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { writableFolder } from '../destination.js';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
 import { readResults } from '../results.js';
@@ -44,12 +45,14 @@ export async function writeRepro(dir: string, files: ReproFiles): Promise<void> 
   if (existing) {
     if ((await readdir(dir)).length > 0) throw new UsageError(`--out ${dir} is not empty; name a new folder, or empty it first.`);
   }
-  const staging = `${dir.replace(/\/+$/, '')}.partial-${process.pid}`;
+  const full = resolve(dir);
+  await writableFolder(dirname(full), `--out ${dir}`);
+  const staging = `${full}.partial-${process.pid}`;
   try {
-    await mkdir(staging, { recursive: true });
+    await mkdir(staging);
     for (const [name, text] of Object.entries(files)) await writeFile(join(staging, name), text);
-    if (existing) await rm(dir, { recursive: true });
-    await rename(staging, dir);
+    if (existing) await rm(full, { recursive: true });
+    await rename(staging, full);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,9 +1,9 @@
 // `run`: the conformance runner. It expands the frameworks asked for (or the published default matrix) into exact
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
@@ -13,7 +13,8 @@ import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/po
 import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../matrix/shard.js';
 import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
-import { writeReports } from '../render/reports.js';
+import { reportsFolder, writeReports } from '../render/reports.js';
+import { writableFolder } from '../destination.js';
 import { staleWarnings, triageForReports } from '../triage.js';
 import { junitXml } from '../render/junit.js';
 import { renderTarget } from '../render/run-tables.js';
@@ -261,13 +262,17 @@ export const runCommand: Command = {
     const outDir = values.out !== undefined ? resolve(values.out) : matrix && !shard ? resolve('reports') : undefined;
     const jsonFile = values.json !== undefined ? resolve(values.json) : outDir ? join(outDir, 'results.json') : undefined;
     if (values.resume && jsonFile === undefined) throw new UsageError('--resume needs the results to continue: give --json FILE or --out DIR.');
+    if (values.json !== undefined && jsonFile !== undefined) {
+      if ((await stat(jsonFile).catch(() => undefined))?.isDirectory()) throw new UsageError(`--json ${values.json} is a folder; name a file (for example ${join(values.json, 'results.json')}).`);
+      await writableFolder(dirname(jsonFile), `the folder of --json ${values.json}`);
+    }
     if (values.extend && !values.resume) throw new UsageError('--extend adds versions to the results a run continues: use it with --resume.');
     if (shard && jsonFile === undefined) {
       throw new UsageError(`--shard ${shard.index}/${shard.count} needs somewhere to write its results for 'merge': give --json FILE or --out DIR.`);
     }
     if (outDir) {
-      const { mkdir } = await import('node:fs/promises');
-      await mkdir(outDir, { recursive: true });
+      // Checked before anything runs or is written: a run must not end unable to write its reports.
+      await reportsFolder(outDir);
     } else if (values.metadata !== undefined) {
       throw new UsageError('--metadata explains cells in reports; give --out DIR (or run the default matrix) to write them.');
     }

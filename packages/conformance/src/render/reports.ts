@@ -1,8 +1,9 @@
 // Writes the reports of a run into a folder: the index, a page per framework and the stories per version, each in
 // Markdown and in HTML.
 // (results.json is the journal's, written as the run goes.)
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { writableFolder } from '../destination.js';
 import type { Scenario } from '@approval-conformance/core';
 import type { ResultsFile } from '../results.js';
 import type { TriageEntry } from '../triage.js';
@@ -48,10 +49,46 @@ export function writeResultsReports(
   );
 }
 
-async function write(file: string, text: string) {
-  await mkdir(join(file, '..'), { recursive: true });
-  await writeFile(file, text);
-  return file;
+/** The folders under a reports folder that its pages go into. */
+const SUBFOLDERS = ['stories', 'html', 'repro'] as const;
+
+/**
+ * A reports folder, checked before a run or a report writes anything into it: it is (or can be made) a folder one
+ * can write in, and the folders the pages go into are folders where they exist. The error names the folder given.
+ */
+export async function reportsFolder(dir: string, option = '--out'): Promise<string> {
+  const full = await writableFolder(dir, `${option} ${dir}`);
+  for (const sub of SUBFOLDERS) {
+    const found = await stat(join(full, sub)).catch(() => undefined);
+    if (found && !found.isDirectory()) {
+      throw new UsageError(`${option} ${dir}: ${join(full, sub)} is a file, where the reports put a folder. Move it, or choose another folder; nothing was written.`);
+    }
+    if (found) await writableFolder(join(full, sub), `${option} ${dir} (its ${sub} folder)`);
+  }
+  return full;
+}
+
+/**
+ * Writes every page beside its target (NAME.partial-PID) and renames them into place once all are written, so that a
+ * failure part way (a full disk, a folder that cannot be made) leaves the reports as they were, not half replaced.
+ */
+async function writeAll(pages: readonly (readonly [string, string])[], option: string, dir: string): Promise<string[]> {
+  const partial = (file: string) => `${file}.partial-${process.pid}`;
+  const written: string[] = [];
+  const folders = new Set<string>();
+  try {
+    for (const [file, text] of pages) {
+      if (!folders.has(dirname(file))) folders.add(await writableFolder(dirname(file), `${option} ${dir} (${relative(dir, dirname(file)) || 'the folder'})`));
+      await writeFile(partial(file), text);
+      written.push(file);
+    }
+  } catch (error) {
+    await Promise.all(written.map((file) => rm(partial(file), { force: true })));
+    const code = (error as NodeJS.ErrnoException)?.code ?? String(error);
+    throw new UsageError(`cannot write the reports into ${option} ${dir} (${code}); nothing was replaced. Choose a folder you can write to.`);
+  }
+  for (const file of written) await rename(partial(file), file);
+  return written;
 }
 
 /**
@@ -102,8 +139,7 @@ export async function writeReports(dir: string, input: ReportInput, meta: Report
     }
   }
   pages.push(...reproPages(input).map(([name, text]): [string, () => string] => [inside(dir, name), () => text]));
-  const written: string[] = [];
-  for (const [file, text] of pages) written.push(await write(file, text()));
+  const written = await writeAll(pages.map(([file, text]) => [file, text()] as const), '--out', dir);
   await pruneStories(dir, input, written);
   await pruneRepros(dir, input, written);
   return written;
