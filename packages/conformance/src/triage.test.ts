@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cell, failing, results } from './results.fixtures.js';
 import { cli } from './run-io.fixtures.js';
-import { readTriage, staleTriage, triageOf } from './triage.js';
+import { readTriage, staleTriage, triageForReports, triageOf } from './triage.js';
 import { UsageError } from './usage-error.js';
 
 async function metadata(yaml: string): Promise<string> {
@@ -22,6 +22,12 @@ const ENTRY = `- wiring: native-approval
 `;
 
 describe('triage metadata', () => {
+  it('refuses a file named after no framework the suite knows, with the name it was likely meant to have', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-triage-'));
+    await writeFile(join(dir, 'openai-agent.yml'), ENTRY);
+    await expect(triageForReports(dir, dir)).rejects.toThrow(/openai-agent\.yml is named after 'openai-agent', which is no framework the suite knows \(did you mean openai-agents\.yml\?\)\. Frameworks: reference, ai, /);
+  });
+
   it('matches the failing cells its fields name, and only failing ones', async () => {
     const entries = await readTriage(await metadata(ENTRY));
     expect(entries).toHaveLength(1);

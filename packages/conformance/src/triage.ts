@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import semver from 'semver';
 import { parse } from 'yaml';
 import { PROPERTY_IDS, SCENARIOS } from '@approval-conformance/core';
+import { FRAMEWORK_NAMES } from './frameworks.js';
 import type { ResultCell } from './results.js';
 import { UsageError } from './usage-error.js';
 
@@ -147,14 +148,24 @@ export function staleTriage(entries: readonly TriageEntry[], cells: readonly Res
  * `outDir/metadata` when there is one. Read and checked before a run starts, so bad metadata never costs a run.
  */
 export async function triageForReports(outDir: string, asked?: string): Promise<TriageEntry[]> {
+  let entries: TriageEntry[];
   if (asked !== undefined) {
     const dir = resolve(asked);
     if (!existsSync(dir)) throw new UsageError(`--metadata ${asked}: no such folder. Give the folder that holds <framework>.yml files, or leave --metadata out.`);
-    return readTriage(dir, asked);
+    entries = await readTriage(dir, asked);
+  } else {
+    const dir = join(outDir, 'metadata');
+    const below = relative(process.cwd(), dir);
+    entries = await readTriage(dir, below && !below.startsWith('..') ? below : dir);
   }
-  const dir = join(outDir, 'metadata');
-  const below = relative(process.cwd(), dir);
-  return readTriage(dir, below && !below.startsWith('..') ? below : dir);
+  // A file named after no framework (openai-agent.yml) would explain nothing, silently.
+  const unknown = entries.find((e) => !FRAMEWORK_NAMES.includes(e.framework));
+  if (unknown) {
+    const file = unknown.where.replace(/, entry \d+$/, '');
+    const near = FRAMEWORK_NAMES.find((name) => name.startsWith(unknown.framework) || unknown.framework.startsWith(name));
+    throw new UsageError(`${file} is named after '${unknown.framework}', which is no framework the suite knows${near ? ` (did you mean ${near}.yml?)` : ''}. Frameworks: ${FRAMEWORK_NAMES.join(', ')}. Rename or remove it.`);
+  }
+  return entries;
 }
 
 /** One warning line per stale entry, for stderr. */
