@@ -1,5 +1,6 @@
 // The exit codes are the same for every command (0 done, 1 a gate tripped, 2 usage or input error, 3 could not
 // complete), and every command's --help says so. One row per command and code it can give.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +36,7 @@ const ROWS: [command: string, code: number, args: () => string[]][] = [
   ['run', 0, () => ONE],
   ['run', 1, () => [...ONE, '--fail-on', 'fail']],
   ['run', 2, () => [...ONE, '--bogus']],
+  ['run', 2, () => ['--framework', 'flipping@9.9.9', '--scenario', 'double-resume', '--json', at('never-written.json'), '--quiet']],
   ['run', 3, () => ['--framework', 'uninstallable', '--scenario', 'double-resume', '--quiet']],
   ['model', 0, () => ['--turns', '1']],
   ['model', 2, () => ['--turns', 'x']],
@@ -68,6 +70,14 @@ describe('exit codes', () => {
     expect(result.code, result.err).toBe(code);
     // Anything but 0 says why on stderr, in one line.
     if (code === 2 || code === 3) expect(result.err).toMatch(/^approval-conformance: [^\n]+\n$/m);
+    // A usage error writes nothing.
+    if (code === 2) expect(existsSync(at('never-written.json'))).toBe(false);
+  });
+
+  it('names a version the registry does not list as the mistake it is', async () => {
+    expect((await cli('run', '--framework', 'flipping@9.9.9', '--quiet')).err).toBe(
+      'approval-conformance: flipping@9.9.9 is not published (the newest is 1.0.9). Name a published version, a range (flipping@1) or flipping@latest; pinned in the workspace: 1.0.9.\n',
+    );
   });
 
   it('the API resolves a run whose version would not install (exit 3) to its error cells, and rejects bad options (2)', async () => {

@@ -444,15 +444,20 @@ export function parseFrameworkSpec(text: string): FrameworkSpec {
 
 /** The framework's releases on the registry, or its pins when the registry cannot be asked. */
 export async function releases(fw: Framework, log: Log): Promise<string[]> {
+  return (await listedReleases(fw, log)) ?? [...fw.pinned];
+}
+
+/** The releases the registry lists, or undefined when it cannot be asked (then only the pinned versions are known). */
+async function listedReleases(fw: Framework, log: Log): Promise<string[] | undefined> {
   if (fw.listReleases) return fw.listReleases();
   if (!fw.npm) return [...fw.pinned];
   try {
     const { npmView } = await import('@approval-conformance/core');
     const listed = await npmView<string[] | string>(fw.npm, ['versions']);
-    return listed === undefined ? [...fw.pinned] : Array.isArray(listed) ? listed : [listed];
+    return listed === undefined ? undefined : Array.isArray(listed) ? listed : [listed];
   } catch (error) {
     log(`cannot list ${fw.npm} releases (${(error as Error).message}); using the pinned versions`);
-    return [...fw.pinned];
+    return undefined;
   }
 }
 
@@ -497,7 +502,17 @@ async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Pro
   if (!fw.npm) {
     throw new UsageError(`${fw.name} is only available at version ${fw.pinned.join(', ')} (it is built in), not '${version}'.`);
   }
-  if (semver.valid(version)) return [version];
+  if (semver.valid(version)) {
+    // A version the registry does not list is a mistake in the command, not a version that failed to install.
+    const listed = await listedReleases(fw, log);
+    if (listed && !listed.includes(version)) {
+      const newest = stable(listed).at(-1);
+      throw new UsageError(
+        `${fw.npm}@${version} is not published${newest ? ` (the newest is ${newest})` : ''}. Name a published version, a range (${spec.name}@${semver.major(newest ?? fw.pinned[0]!)}) or ${spec.name}@latest; pinned in the workspace: ${fw.pinned.join(', ')}.`,
+      );
+    }
+    return [version];
+  }
   if (semver.validRange(version) === null) {
     // One clear line naming the fix, from the same check the installers use.
     try {
