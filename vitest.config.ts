@@ -7,6 +7,8 @@ const jsonReport = process.env['VITEST_JSON_REPORT'];
 export default defineConfig({
   test: {
     projects: ['packages/*/vitest.config.ts', 'packages/adapters/*/vitest.config.ts'],
+    // Stops a PostgreSQL server the tests started, once they end (APPROVAL_CONFORMANCE_KEEP_POSTGRES=1 keeps it).
+    globalSetup: ['packages/testkit/src/global-setup.ts'],
     reporters: jsonReport ? ['default', 'json'] : ['default'],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
   },
