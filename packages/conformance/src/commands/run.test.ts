@@ -9,7 +9,8 @@ describe('approval-conformance run', () => {
   it('says as each unit ends what it explored with --verbose', async () => {
     const { code, err } = await cli('run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--verbose');
     expect(code).toBe(0);
-    expect(err).toMatch(/^\[1\/2\] reference@0\.0\.0 after-snapshot memory double-resume · /m);
+    expect(err).toMatch(/^\[0\/2 done\] running reference@0\.0\.0 after-snapshot memory double-resume · /m);
+    expect(err).toMatch(/^\[1\/2 done\] running reference@0\.0\.0 cas-fresh memory double-resume · /m);
     expect(err).toMatch(/^  done reference@0\.0\.0 after-snapshot memory double-resume: \d+ schedules? in \d+\.\d s \(at-most-once fail, no-resurrection fail, fresh-view fail\)$/m);
     expect(err).toMatch(/^  done reference@0\.0\.0 cas-fresh memory double-resume: \d+ schedules in \d+\.\d s \(at-most-once pass, /m);
     expect(await cli('run', '--framework', 'reference', '--quiet', '--verbose')).toMatchObject({ code: 2, err: expect.stringMatching(/--quiet and --verbose/) });
@@ -55,7 +56,7 @@ describe('approval-conformance run', () => {
     expect(code).toBe(0);
     expect(out).toMatch(/after-snapshot\s+memory\s+fail \(4 steps\)\s+fail \(2 steps\)/);
     expect(out).toMatch(/cas-fresh\s+memory\s+pass \(\d+ schedules\)/);
-    expect(err).toMatch(/^\[1\/\d+\] reference@\d+\.\d+\.\d+ after-snapshot memory double-resume · /m);
+    expect(err).toMatch(/^\[\d+\/\d+ done\] running reference@\d+\.\d+\.\d+ after-snapshot memory double-resume · /m);
 
     const results = JSON.parse(await readFile(file, 'utf8'));
     expect(results.schemaVersion).toBe(2);

@@ -66,13 +66,15 @@ export class Progress {
     let eta = '';
     if (this.#doneCost > 0) {
       const share = this.#doneCost / (this.#doneCost + left);
-      // Expected cost done per millisecond so far, all workers together; until a twentieth of the work is done,
-      // starting the workers weighs too much in it to say.
+      // Expected cost done per millisecond so far, all workers together. Early on, installing and importing the
+      // versions and starting the workers weigh too much in it (the first estimates ran 3-4 times high, and 15 times
+      // right after --resume): the ETA waits for a tenth of this run's work and a minute of it.
       const rate = this.#doneCost / elapsed;
-      eta = `, ${Math.floor(share * 100)}% done${share >= 0.05 ? `, ETA ${clock(left / rate)}` : ''}`;
+      eta = `, ${Math.floor(share * 100)}% done${share >= 0.1 && elapsed >= 60_000 ? `, ETA ${clock(left / rate)}` : ''}`;
     }
+    // The count is of units finished, so it never reads as more than the results file holds.
     this.#io.err(
-      `[${this.#done + 1}/${this.#total}${more ? '+' : ''}] ${targetKey(target)} ` +
+      `[${this.#done}/${this.#total}${more ? '+' : ''} done] running ${targetKey(target)} ` +
         `${unit.wiring} ${unit.store} ${unit.scenario} · ${clock(elapsed)} elapsed${eta}\n`,
     );
   }
