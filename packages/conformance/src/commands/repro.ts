@@ -4,6 +4,7 @@
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writableFolder } from '../destination.js';
+import { invokedAs } from '../invoked-as.js';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
 import { readResults } from '../results.js';
@@ -84,7 +85,7 @@ export const reproCommand: Command = {
     const plan = reproFor(cell, FRAMEWORK_REPROS, results.cells);
     if (plan.kind === 'nothing') throw new UsageError(plan.why);
     if (plan.kind === 'cannot') {
-      io.err(`approval-conformance: no standalone reproduction of ${cell.id}: ${plan.why.replace('RESULTS', file).replace('--cell ID', `--cell ${cell.id}`)}\n`);
+      io.err(`approval-conformance: no standalone reproduction of ${cell.id}: ${plan.why.replace('approval-conformance replay RESULTS', `${invokedAs()} replay ${file}`).replace('--cell ID', `--cell ${cell.id}`)}\n`);
       return EXIT.incomplete;
     }
     if (values.out === undefined) {

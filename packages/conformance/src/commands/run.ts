@@ -15,6 +15,7 @@ import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
 import { reportsFolder, writeReports } from '../render/reports.js';
 import { writableFolder } from '../destination.js';
+import { invokedAs } from '../invoked-as.js';
 import { staleWarnings, triageForReports } from '../triage.js';
 import { junitXml } from '../render/junit.js';
 import { renderTarget } from '../render/run-tables.js';
@@ -125,10 +126,7 @@ const shown = (file: string) => (file.startsWith(`${process.cwd()}/`) ? file.sli
 /** The command that resumes this run: the same arguments, and --resume. */
 function resumeCommand(argv: readonly string[]): string {
   const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  // `pnpm conformance` in the suite's repository runs the CLI from source; anywhere else it is the installed bin.
-  const script = process.env['npm_lifecycle_event'];
-  const fromSource = script && process.env['npm_lifecycle_script']?.includes('packages/conformance/src/cli.ts');
-  const prefix = fromSource ? `pnpm ${script} run` : 'approval-conformance run';
+  const prefix = `${invokedAs()} run`;
   return [prefix, ...argv.map(quote), ...(argv.includes('--resume') ? [] : ['--resume'])].join(' ');
 }
 
@@ -414,7 +412,7 @@ export const runCommand: Command = {
     if (values.junit !== undefined) {
       await writeFile(resolve(values.junit), junitXml(ran, cells, { ...(jsonFile ? { resultsFile: jsonFile } : {}) }));
     }
-    if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: approval-conformance replay ${shown(jsonFile)} --cell ID\n`);
+    if (jsonFile) io.out(`\nResults: ${jsonFile}\nReplay a counterexample: ${invokedAs()} replay ${shown(jsonFile)} --cell ID\n`);
     return exitCode(ran, cells, failOn, io);
   },
 };

@@ -2,6 +2,7 @@
 // version × wiring × store, columns scenario/property), and the stories of each version's counterexamples.
 import type { Scenario } from '@approval-conformance/core';
 import type { ResultCell, ResultTarget } from '../results.js';
+import { BOTH_WAYS } from '../invoked-as.js';
 import { triageOf, type TriageEntry } from '../triage.js';
 import { anchor, MARKDOWN, markdownBlocks } from './blocks.js';
 import { md, urlPart } from './escape.js';
@@ -51,7 +52,7 @@ export function incompleteNote(input: ReportInput): string | undefined {
       ? ` Not run yet: ${missing.join(', ')}; the versions listed may also lack some units.`
       : ' Some units of the versions listed may be missing.'
     : ' Which versions it planned is not recorded.';
-  return `This run did not finish.${rest} Continue it with \`approval-conformance run --resume\` and the same options.`;
+  return `This run did not finish.${rest} Continue it with ${BOTH_WAYS('run --resume')} and the same options.`;
 }
 
 /** Per framework: one row per version × wiring × store. */
@@ -89,7 +90,7 @@ export function frameworkPage(framework: string, input: ReportInput): string {
 /** Per framework version: every counterexample, as a story with the schedule that replays it. */
 export function storiesPage(target: ResultTarget, cells: readonly ResultCell[]): string {
   const mine = cells.filter((c) => c.framework === target.framework && c.version === target.version && c.counterexample);
-  const lines = [`# ${md(targetName(target))}: counterexamples`, '', `Back to [${md(target.framework)}](../${urlPart(target.framework)}.md). Replay one with \`approval-conformance replay reports/results.json --cell ID\`.`];
+  const lines = [`# ${md(targetName(target))}: counterexamples`, '', `Back to [${md(target.framework)}](../${urlPart(target.framework)}.md). Replay one with ${BOTH_WAYS('replay reports/results.json --cell ID')}.`];
   for (const c of mine) {
     const ce = c.counterexample!;
     const witness = new Set(ce.witness);
