@@ -59,7 +59,7 @@ describe('approval-conformance model', () => {
 
 describe('the command line', () => {
   it('runs the runner when no command is given', async () => {
-    const { code, out } = await run('--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--quiet');
+    const { code, out } = await run('--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--quiet', '--tables');
     expect(code).toBe(0);
     expect(out).toMatch(/cas-fresh\s+memory\s+pass \(\d+ schedules\)/);
   });

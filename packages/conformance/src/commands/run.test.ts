@@ -48,10 +48,20 @@ describe('approval-conformance run', () => {
     expect(await readFile(github, 'utf8')).toBe(`earlier step\n${summary}`);
   });
 
-  it('prints a verdict table per scenario and writes the results JSON', async () => {
+  it('leads with what each wiring keeps and fails, says the reference fails on purpose, and points to the tables', async () => {
+    const { code, out } = await cli('run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--quiet');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^reference@0\.0\.0: 6 cells: 3 pass, 3 fail\.\nThis is the reference runtime, the calibration subject: [\s\S]* fail on purpose/);
+    expect(out).toContain('after-snapshot/memory: keeps 0 of 3\n  fails at-most-once: double-resume (4 steps)\n  fails no-resurrection: double-resume (2 steps)\n');
+    expect(out).toContain('cas-fresh/memory: keeps all 3\n');
+    expect(out).toContain("Every scenario's table: --tables.");
+    expect(out.split('\n').length).toBeLessThan(20);
+  });
+
+  it('prints a verdict table per scenario with --tables, and writes the results JSON', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'ac-run-')), 'results.json');
     const { code, out, err } = await cli(
-      'run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--json', file,
+      'run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--json', file, '--tables',
     );
     expect(code).toBe(0);
     expect(out).toMatch(/after-snapshot\s+memory\s+fail \(4 steps\)\s+fail \(2 steps\)/);
@@ -86,7 +96,7 @@ describe('approval-conformance run', () => {
     const file = join(dir, 'results.json');
     const build = fileURLToPath(new URL('../../../adapters/ai-sdk/pins/v6/node_modules/ai', import.meta.url));
     const { code, out } = await cli(
-      'run', '--framework', `ai@file:${build}`, '--scenario', 'tamper', '--store', 'memory', '--wiring', 'signed-approval', '--json', file, '--quiet',
+      'run', '--framework', `ai@file:${build}`, '--scenario', 'tamper', '--store', 'memory', '--wiring', 'signed-approval', '--json', file, '--quiet', '--tables',
     );
     expect(code).toBe(0);
     expect(out).toMatch(/signed-approval\s+memory\s+fail \(3 steps\)/);
@@ -99,9 +109,12 @@ describe('approval-conformance run', () => {
   });
 
   it('says sampled for a sampled pass', async () => {
-    const { out } = await cli('run', '--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--sampled', '5', '--quiet');
+    const { out } = await cli('run', '--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--sampled', '5', '--quiet', '--tables');
     expect(out).toMatch(/pass \(sampled 5\)/);
     expect(out).not.toMatch(/pass \(\d+ schedules?\)/);
+    // The summary keeps it apart from an exhaustive pass too.
+    const summary = (await cli('run', '--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--sampled', '5', '--quiet')).out;
+    expect(summary).toContain('cas-fresh/memory: keeps all 3; 3 passes not backed by every schedule (sampled or cut short): not a proof');
   });
 
   it.each([

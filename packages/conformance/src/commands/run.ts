@@ -18,7 +18,7 @@ import { writableFolder } from '../destination.js';
 import { invokedAs } from '../invoked-as.js';
 import { staleWarnings, triageForReports } from '../triage.js';
 import { junitXml } from '../render/junit.js';
-import { renderTarget } from '../render/run-tables.js';
+import { renderTarget, renderTargetSummary } from '../render/run-tables.js';
 import { stepSummary } from '../render/step-summary.js';
 import { textTable } from '../render/table.js';
 import { shortVerdict, verdictCounts, VERDICTS } from '../render/verdict.js';
@@ -113,6 +113,9 @@ Options:
                      did not declare (tests and 'audit' always do; it costs
                      about 15% more, so runs leave it out by default: the
                      declared events and store calls are checked either way)
+  --tables           for one framework version, print every scenario's table
+                     (wiring × store by property) rather than the summary
+                     by wiring
   --quiet            no progress on stderr
   --verbose          also a line on stderr as each unit ends: its schedules,
                      time and verdicts
@@ -189,6 +192,7 @@ export const runCommand: Command = {
       'check-contents': { type: 'boolean' },
       metadata: { type: 'string' },
       quiet: { type: 'boolean' },
+      tables: { type: 'boolean' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -390,7 +394,11 @@ export const runCommand: Command = {
       const mine = cells.filter((c) => c.version === target!.version);
       const wirings = [...new Set(mine.map((c) => c.wiring))];
       const stores = [...new Set(mine.map((c) => c.store))];
-      io.out(renderTarget({ ...target!, wirings, stores, scenarios: chosen }, mine));
+      io.out(
+        values.tables
+          ? renderTarget({ ...target!, wirings, stores, scenarios: chosen }, mine)
+          : `${renderTargetSummary({ ...target!, wirings, stores }, mine)}\nEvery scenario's table: --tables${outDir ? `, or ${shown(join(outDir, `${target!.framework}.md`))}` : ''}.\n`,
+      );
     } else {
       io.out(summary(shard ? targets.filter((t) => cells.some((c) => c.framework === t.framework && c.version === t.version)) : targets, cells));
     }
@@ -401,7 +409,7 @@ export const runCommand: Command = {
         { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete, triage },
         { environment: journal.environment, updated: new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
       );
-      io.out(`\nReports: ${written.map(shown).join(', ')}\n`);
+      io.out(`\nReports: ${written.length} files in ${shown(outDir)}: open ${shown(join(outDir, 'index.html'))} (or README.md); each failure's story is in ${shown(join(outDir, 'stories'))}/.\n`);
       for (const line of staleWarnings(triage, journal.cells())) io.err(`${line}\n`);
     }
     const stepText = stepSummary(targets, cells);
