@@ -6,7 +6,7 @@
 #
 #   bash scripts/pack-smoke.sh            # about 2 minutes on 2 cores, 70-110 s of it building better-sqlite3
 #   bash scripts/pack-smoke.sh --keep     # keep the folder (printed) to look around in
-#   bash scripts/pack-smoke.sh --no-build # pack what packages/*/dist hold now
+#   bash scripts/pack-smoke.sh --no-build # skip the full build (each package's prepack still builds what it needs)
 #   bash scripts/pack-smoke.sh --reuse-native  # better-sqlite3's binary from the workspace's build (CI: 30 s)
 #
 # better-sqlite3 is the one native dependency. A user's `npm install` downloads its prebuilt binary (its install
@@ -61,11 +61,16 @@ if [ "$build" = true ]; then
   took
 fi
 
-step "pnpm pack each publishable package"
+step "pnpm pack each publishable package (the CLI's build removed first: its prepack must build it)"
+# A pack of an unbuilt package once made a tarball whose bin pointed at a missing dist/cli.js; each package's
+# prepack runs its build now.
+rm -rf packages/conformance/dist packages/conformance/tsconfig.tsbuildinfo
 for dir in "${PACKAGES[@]}"; do
-  [ -f "$dir/dist/index.js" ] || die "$dir/dist is not built: run without --no-build"
-  (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >/dev/null) || die "pnpm pack failed in $dir"
+  (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >"$work/pack.log" 2>&1) || { tail -20 "$work/pack.log" >&2; die "pnpm pack failed in $dir"; }
 done
+tar tzf "$work"/tarballs/approval-conformance-[0-9]*.tgz | grep -qx package/dist/cli.js || die "the CLI's tarball has no dist/cli.js: its prepack did not build it"
+[ -f packages/conformance/dist/cli.js ] || die "packing the CLI did not build packages/conformance/dist"
+
 tarballs=("$work"/tarballs/*.tgz)
 [ "${#tarballs[@]}" -eq "${#PACKAGES[@]}" ] || die "expected ${#PACKAGES[@]} tarballs, got ${#tarballs[@]}"
 took
