@@ -16,7 +16,7 @@ export interface Inline {
   /** A framework's page, from the reports' folder. */
   pageHref(framework: string): string;
   /** A failing cell's standalone reproduction (its README), from the reports' folder. */
-  reproHref(cell: Pick<ResultCell, 'framework' | 'version' | 'wiring' | 'scenario'>): string;
+  reproHref(cell: Pick<ResultCell, 'framework' | 'version' | 'wiring' | 'store' | 'scenario'>): string;
 }
 
 /** A table cell: inline text, or inline text with a class (HTML colours `pass`, `fail`, ...). */

@@ -37,20 +37,25 @@ const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy) => {
       ? `    if (error?.name === 'UnknownInterruptError') return; // strict mode refused a consumed id: nothing ran
 `
       : '';
-  return `// The checkpointer, as the docs set it up. A resume's read of the thread goes through the scenario's resumeRead.
-const saver = new MemorySaver();
-const getTuple = saver.getTuple.bind(saver);
-saver.getTuple = async (config) => {
-  const tuple = await getTuple(config);
-  return config.configurable?.resuming ? resumeRead(tuple) : tuple;
-};
+  return `const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
 
-const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
-const graph = new StateGraph(State)
-  // The model's step, scripted: it proposes transfer(100).
-  .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
-${effectNode}
-  .compile({ checkpointer: saver });
+// The checkpointer, as the docs set it up, and the graph over it (boot: a process's start). A resume's read of the
+// thread goes through the scenario's resumeRead.
+let graph;
+function boot() {
+  const saver = new MemorySaver();
+  const getTuple = saver.getTuple.bind(saver);
+  saver.getTuple = async (config) => {
+    const tuple = await getTuple(config);
+    return config.configurable?.resuming ? resumeRead(tuple) : tuple;
+  };
+  graph = new StateGraph(State)
+    // The model's step, scripted: it proposes transfer(100).
+    .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
+${effectNode.replace(/^/gm, '  ')}
+    .compile({ checkpointer: saver });
+}
+boot();
 
 // The app: a request runs the graph to its interrupt and shows the card${resumeBy === 'value' ? '' : ' (noting the interrupt id)'}; the user's answer
 // is the resume value${resumeBy === 'value' ? '' : ', keyed by that interrupt id'}${strict ? ', with the strict-resume option (1.7+), which rejects unknown or consumed ids' : ''}.
@@ -72,16 +77,31 @@ ${refused}    told.push('the transfer failed'); // the tool threw inside the gra
 }`;
 };
 
+/** A new process (crash-restart): a new MemorySaver, as the docs' in-memory checkpointer starts empty. */
+const restart = (store: string | undefined) =>
+  store === 'memory'
+    ? `
+
+// A new process: the graph and its MemorySaver start again, empty (the old one went with the old process).
+async function restart() {
+  boot();
+}`
+    : '';
+
+const WIRINGS: Record<string, ['interrupt-node' | 'next-node', ResumeBy]> = {
+  'interrupt-node': ['interrupt-node', 'value'],
+  'separate-node': ['next-node', 'value'],
+  'resume-by-id': ['next-node', 'id'],
+  'strict-resume': ['next-node', 'id-strict'],
+};
+
 export const langgraphRepro: FrameworkRepro = {
   framework: 'langgraph',
   packageName: '@langchain/langgraph',
   // The @langchain/core line the version asks for as its peer: 0.3 before LangGraph 1.
   dependencies: (version) => ({ '@langchain/langgraph': version, '@langchain/core': version.startsWith('0.') ? '^0.3.0' : '^1.0.0' }),
-  app(wiring) {
-    if (wiring === 'interrupt-node') return { imports: IMPORTS, app: app('interrupt-node', 'value') };
-    if (wiring === 'separate-node') return { imports: IMPORTS, app: app('next-node', 'value') };
-    if (wiring === 'resume-by-id') return { imports: IMPORTS, app: app('next-node', 'id') };
-    if (wiring === 'strict-resume') return { imports: IMPORTS, app: app('next-node', 'id-strict') };
-    return undefined;
+  app(wiring, store) {
+    const shape = WIRINGS[wiring];
+    return shape ? { imports: IMPORTS, app: app(...shape) + restart(store) } : undefined;
   },
 };

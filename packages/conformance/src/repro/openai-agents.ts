@@ -103,14 +103,34 @@ const click = async () => (decision = 'request-1'); // the user's Approve, for t
 const forge = click; // any client that holds the request id can send the same decision, with no user
 const resume = () => decide(decision ?? 'request-1');`;
 
+/**
+ * A new process (crash-restart): the SDK keeps nothing between requests, so only the app's store matters. An
+ * in-memory store (the docs' Map) is lost with the process; a durable one (SQLite) keeps what was saved.
+ */
+const restart = (store: string | undefined) =>
+  store === undefined
+    ? ''
+    : store === 'memory'
+      ? `
+
+// A new process: the SDK keeps nothing between requests, and the in-memory store went with the old process.
+async function restart() {
+  stored.clear();
+}`
+      : `
+
+// A new process: the SDK keeps nothing between requests; the store stands for a durable one (${store}), which
+// keeps what was saved before the crash.
+async function restart() {}`;
+
 export const openaiAgentsRepro: FrameworkRepro = {
   framework: 'openai-agents',
   packageName: '@openai/agents',
   dependencies: (version) => ({ '@openai/agents': version, zod: '^4.1.0' }),
-  app(wiring) {
-    if (wiring === 'run-state') return { imports: IMPORTS, app: runState(false) };
-    if (wiring === 'run-state-stream') return { imports: IMPORTS, app: runState(true) };
-    if (wiring === 'server-owned-state') return { imports: IMPORTS, app: serverOwned };
+  app(wiring, store) {
+    if (wiring === 'run-state') return { imports: IMPORTS, app: runState(false) + restart(store) };
+    if (wiring === 'run-state-stream') return { imports: IMPORTS, app: runState(true) + restart(store) };
+    if (wiring === 'server-owned-state') return { imports: IMPORTS, app: serverOwned + restart(store) };
     return undefined;
   },
 };

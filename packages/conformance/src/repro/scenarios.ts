@@ -13,11 +13,18 @@ export interface ScenarioRepro {
   readonly steps: string;
   /** The property whose failure the script shows (the scenario's others fail with it, or are not shown). */
   readonly property: string;
+  /** Other properties whose failure the script shows on its own (crash-restart: a second transfer, or none told). */
+  readonly alsoShows?: readonly string[];
+  /** Properties that fail whenever the key one does, in what the script shows (two resumes both ran the transfer). */
+  readonly withKey?: readonly string[];
+  /** The script differs by store: what a restart keeps (crash-restart). */
+  readonly byStore?: true;
   /** What the reproduction shows, in one sentence for its README. */
   readonly shows: string;
   /** What a runtime that keeps the promise prints, and what the failing one prints. */
   readonly expected: string;
-  readonly actual: string;
+  /** What the failing runtime prints; by the cell's store where the script differs by store. */
+  readonly actual: string | ((store: string) => string);
 }
 
 const PLAIN_READ = `// A resume's read of the paused run, as the app's store or the framework's checkpointer returns it.
@@ -38,8 +45,46 @@ const REPORT = `function report(bug, text) {
 }`;
 
 const SCENARIOS: Partial<Record<ScenarioId, ScenarioRepro>> = {
+  'crash-restart': {
+    property: 'disclosure',
+    alsoShows: ['at-most-once'],
+    byStore: true,
+    world: `// The payment backend. The process dies right after the backend applied the first transfer: that request never
+// returns, and nothing after it runs in that process (what the app or the framework would have saved next is never
+// saved). The app then starts again (restart) over what its store kept, and the client retries.
+const applied = [];
+let died;
+const death = new Promise((resolve) => (died = resolve));
+const backend = {
+  async transfer(amount) {
+    applied.push(amount);
+    if (applied.length > 1) return;
+    died();
+    await new Promise(() => {}); // the process is gone: this never returns
+  },
+};
+
+${PLAIN_READ}`,
+    steps: `await ask();
+await click();
+resume(); // the first resume: the process dies in it, right after the transfer
+await death;
+await restart(); // a new process, over what the store kept
+await resume(); // the client retries
+const said = told.join('; ') || 'nothing';
+report(applied.length !== 1 || !told.includes('the transfer happened'), \`The backend applied \${applied.length}. The user was told: \${said}.\`);`,
+    shows: 'the process dies right after the approved transfer, restarts, and the client retries: the transfer runs again, or the user is never told it happened',
+    expected: 'The backend applied 1. The user was told: the transfer happened.',
+    actual: (store) =>
+      store === 'memory'
+        ? 'The backend applied 1. The user was told: nothing (the paused run went with the in-memory store, so the retry found nothing to resume).'
+        : 'The backend applied 2: the retry resumed what the store kept, from before the transfer, and ran it again.',
+  },
   'double-resume': {
     property: 'at-most-once',
+    // Both resumes read the approval unspent and both ran it: each ran while the record still offered it, from a view
+    // older than the other's use.
+    withKey: ['no-resurrection', 'fresh-view'],
     world: `${COUNTING}
 
 // Two requests resume at once (a second tab, a double submit). A resume's read of the paused run (from the app's
@@ -151,7 +196,6 @@ export const REPRO_SCENARIOS = Object.keys(SCENARIOS) as ScenarioId[];
 
 /** What a scenario with no reproduction would need that a few lines around a framework's public API do not give. */
 const NOT_WRITTEN: Partial<Record<ScenarioId, string>> = {
-  'crash-restart': "the process to stop between the tool's effect and the framework's own save, then a restart over what was saved",
   'overlapping-turns': "two requests interleaved at several of the framework's own steps (its reads and writes of the thread), not one meeting",
   'two-approvals': "two answers racing over two pending calls at the framework's own steps",
   'three-tabs': "three resumes meeting at the framework's own steps",
