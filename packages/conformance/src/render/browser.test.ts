@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { cell, failing, results } from '../results.fixtures.js';
@@ -36,6 +36,20 @@ describe.skipIf(missing !== undefined)('the HTML report in headless Chromium', (
 
   afterAll(async () => {
     await browser?.close();
+  });
+
+  it("the published index shows the one-minute answer's headline and grid in the first screen at 1400×900", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(pathToFileURL(fileURLToPath(new URL('../../../../reports/index.html', import.meta.url))).href);
+    await page.screenshot({ path: join(dir, 'answer.png') });
+    const headline = page.locator('#answer + p');
+    expect(await headline.innerText()).toMatch(/^Of the \d+ frameworks here, at their newest version, /);
+    const grid = await page.locator('table.summary').boundingBox();
+    const top = await headline.boundingBox();
+    // The headline and the grid's head and first rows are on the first screen, and the grid is no wider than it.
+    expect(top!.y + top!.height).toBeLessThan(900);
+    expect(grid!.y).toBeLessThan(700);
+    expect(grid!.x + grid!.width).toBeLessThanOrEqual(1400);
   });
 
   it('loads nothing from the network, and a keyboard reaches the failure diagram from the top', async () => {

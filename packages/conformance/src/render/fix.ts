@@ -4,9 +4,25 @@
 // its switches; LangGraph's resume-by-id and strict-resume have the guarded forms of the docs' two patterns) — and the
 // guard's README. Only a guarded cell that passed is offered: the reports never point at a fix the suite did not
 // check.
+import { existsSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ResultCell } from '../results.js';
 
-export const GUARD_README = 'https://github.com/approval-conformance/approval-conformance/tree/main/packages/guard#readme';
+/** The guard's README where no clone of the suite holds it: its page on the registry. */
+export const GUARD_PAGE = 'https://www.npmjs.com/package/@approval-conformance/guard';
+
+/**
+ * The guard's README as a link from a folder of reports: relative, so that it works in a clone and offline, where the
+ * suite's source is beside the reports; else its page on the registry. `depth` is how far below that folder the page
+ * linking it is (a story page is one folder down).
+ */
+export function guardReadme(reportsDir: string | undefined, depth = 0): string {
+  if (reportsDir === undefined) return GUARD_PAGE;
+  const readme = fileURLToPath(new URL('../../../guard/README.md', import.meta.url));
+  if (!existsSync(readme)) return GUARD_PAGE;
+  return `${'../'.repeat(depth)}${relative(reportsDir, readme).split(sep).join('/')}`;
+}
 
 const isGuarded = (wiring: string) => wiring.startsWith('guarded-');
 

@@ -5,7 +5,7 @@ import type { ResultCell, ResultTarget } from '../results.js';
 import { triageOf, type TriageEntry } from '../triage.js';
 import { anchor, HTML, htmlBlocks } from './blocks.js';
 import { esc, urlPart } from './escape.js';
-import { fixChange, GUARD_README, guardedFix } from './fix.js';
+import { fixChange, guardedFix, guardReadme } from './fix.js';
 import { frameworkSummary } from './framework-summary.js';
 import { frameworkGrid } from './grid.js';
 import { indexBlocks } from './index-page.js';
@@ -33,7 +33,10 @@ svg .lifeline { stroke: #bbb; stroke-dasharray: 4 3; }
 svg .arrow { stroke: #333; } svg .arrow.witness, svg .dot.witness { stroke: #c62828; fill: #c62828; }
 svg .label.witness { fill: #c62828; font-weight: 600; }
 code { background: #f4f4f4; padding: 0 3px; }
-table.summary td, table.summary th { white-space: normal; vertical-align: top; min-width: 9em; }
+table.summary td, table.summary th { white-space: normal; vertical-align: top; }
+table.summary th { font-weight: normal; font-size: 90%; min-width: 6em; }
+table.summary td:nth-child(n+3) { text-align: center; font-size: 120%; }
+table.summary td:nth-child(n+3) a { text-decoration: none; }
 a:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
 nav { margin-bottom: 1em; }
 details { margin: 1em 0; } summary { cursor: pointer; }
@@ -88,7 +91,7 @@ ${rows.join('\n')}</table>`,
   );
 }
 
-export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[]): string {
+export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[], dir?: string): string {
   const mine = cells.filter((c) => c.framework === target.framework && c.version === target.version && c.counterexample);
   const sections = mine.map((c) => {
     const ce = c.counterexample!;
@@ -96,7 +99,7 @@ export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[]):
     const story = ce.story.map((line, i) => `<li${witness.has(i) ? ' class="witness"' : ''}>${esc(line)}</li>`).join('\n');
     const fix = guardedFix(c, cells);
     const fixLine = fix
-      ? `\n<p><strong>The fix:</strong> ${esc(fixChange(c, fix))}, <code>${esc(fix.wiring)}</code> on ${esc(fix.store)} passes this (${esc(verdictCell(fix))}). How to fix this in your app: <a href="${esc(GUARD_README)}">the guard's README</a>.</p>`
+      ? `\n<p><strong>The fix:</strong> ${esc(fixChange(c, fix))}, <code>${esc(fix.wiring)}</code> on ${esc(fix.store)} passes this (${esc(verdictCell(fix))}). How to fix this in your app: <a href="${esc(guardReadme(dir, 1))}">the guard's README</a>.</p>`
       : '';
     return `<section class="counterexample" id="${esc(anchor(c))}">
 <h2>${esc(`${c.wiring} / ${c.store} / ${c.scenario}: ${c.property}`)}</h2>

@@ -17,7 +17,7 @@ import {
   type PropertyOutcome,
   type WiringOutcome,
 } from './decider.js';
-import { GUARD_README } from './fix.js';
+import { guardReadme } from './fix.js';
 import { FRAMEWORK_REPROS, reproFor } from '../repro/index.js';
 import { brokenCount, storesThatRan } from './grid.js';
 import { HARMS, PROPERTY_WORDS, plainStory } from './plain.js';
@@ -26,14 +26,6 @@ import type { ReportInput } from './markdown.js';
 /** The role of a wiring that is the framework's own fix, as its docs or examples show it. */
 const OWN_FIX = "framework's fix";
 
-const STATUS_WORDS: Record<PropertyOutcome['status'], string> = {
-  holds: 'holds',
-  'holds-partly-explored': 'holds where explored (not every schedule ran)',
-  fails: 'fails',
-  allowed: 'fails only inside an allowed gap',
-  broken: 'error or timeout: no verdict',
-  'not-run': 'not checked',
-};
 
 const STATUS_CLASS: Record<PropertyOutcome['status'], string> = {
   holds: 'pass',
@@ -54,32 +46,6 @@ function triageLinks(f: Inline, cell: ResultCell | undefined, triage: readonly T
   if (!cell) return '';
   const entries = triageOf(cell, triage);
   return entries.map((e) => ` (${f.link(f.text('tracked'), e.link, e.note)})`).join('');
-}
-
-/** `fails: <plain story>` linking to the shortest counterexample, or the status in words. */
-/** ` (memory only)` when a property fails on some of the stores where it was checked, not all. */
-function onlyOn(f: Inline, _w: WiringOutcome, o: PropertyOutcome): string {
-  const failing = new Set(o.failing.map((c) => c.store));
-  return failing.size < o.stores.length ? f.text(` (${[...failing].join(', ')} only)`) : '';
-}
-
-function outcomeText(f: Inline, w: WiringOutcome, property: PropertyId, triage: readonly TriageEntry[]) {
-  const o = w.properties.get(property);
-  if (!o) return f.text('not checked');
-  if (o.status !== 'fails') return f.text(STATUS_WORDS[o.status]);
-  const cell = representative(o)!;
-  const story = f.link(f.text(plainStory(cell.scenario, property)), f.storyHref(cell));
-  return `${f.strong(f.text('fails'))}: ${story}${onlyOn(f, w, o)}${triageLinks(f, cell, triage)}${reproLink(f, cell, failingOf(w))}`;
-}
-
-/** Roles whose wirings read the same for a property share a line: `default, safest: fails: ...`. */
-function roleLines(f: Inline, shown: readonly [string, WiringOutcome][], property: PropertyId, triage: readonly TriageEntry[]): string[] {
-  const lines = new Map<string, string[]>();
-  for (const [role, w] of shown) {
-    const text = outcomeText(f, w, property, triage);
-    lines.set(text, [...(lines.get(text) ?? []), role]);
-  }
-  return [...lines].map(([text, roles]) => (shown.length > 1 ? `${f.text(`${roles.join(', ')}:`)} ${text}` : text));
 }
 
 /** The wirings the one-minute answer shows for a framework, each with its role. */
@@ -109,38 +75,99 @@ function reproLink(f: Inline, cell: ResultCell, cells: readonly ResultCell[]): s
     : '';
 }
 
-/** The one-minute answer: a row per framework, a column per property. */
-function summaryTable(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
-  const answers = frameworkAnswers(input.targets, input.cells);
+/** Column heads for the grid: what a failure does, told apart for every property (the harms pair them up). */
+const SHORT: Readonly<Record<PropertyId, string>> = {
+  'at-most-once': 'an approved action runs twice',
+  'no-resurrection': 'a used approval is offered again',
+  'fresh-view': 'a turn acts on a stale view',
+  binding: 'it runs on a changed account',
+  'shown-is-recorded': 'the user approves a card the server lost',
+  disclosure: 'the user is told the wrong outcome',
+  'exactly-once-delivery': 'a network retry applies it twice',
+  integrity: 'it runs what no one approved',
+};
+
+const MARK: Record<PropertyOutcome['status'], string> = {
+  holds: '✓',
+  'holds-partly-explored': '◐',
+  fails: '✗',
+  allowed: '≈',
+  broken: '!',
+  'not-run': '·',
+};
+
+/** How many properties a wiring keeps, as a share of those it was judged on (for ranking). */
+const share = (w: WiringOutcome | undefined) => (w && w.judged > 0 ? w.holding / w.judged : -1);
+
+/** The frameworks, the one whose safest documented wiring (or own fix) keeps the most first. */
+function ranked(answers: ReturnType<typeof frameworkAnswers>) {
+  const best = (a: (typeof answers)[number]) => Math.max(share(a.safest), share(a.remedy));
+  return [...answers].sort((a, b) => best(b) - best(a) || a.framework.localeCompare(b.framework));
+}
+
+const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** One or two sentences from the results: which documented wiring keeps at-most-once, and what the guard keeps. */
+function headline(answers: ReturnType<typeof frameworkAnswers>): string {
+  const keeping = answers.flatMap((a) =>
+    [a.safest, a.remedy, a.docsDefault]
+      .filter((w): w is WiringOutcome => w !== undefined && w.properties.get('at-most-once')?.status === 'holds')
+      .slice(0, 1)
+      .map((w) => `${a.framework} (${w.wiring})`),
+  );
+  const documented = answers.map((a) => a.safest).filter((w): w is WiringOutcome => w !== undefined);
+  const guarded = answers.map((a) => a.fix).filter((w): w is WiringOutcome => w !== undefined);
+  const range = (ws: readonly WiringOutcome[]) => {
+    const lows = ws.map((w) => `${w.holding} of ${w.judged}`);
+    const sorted = [...ws].sort((a, b) => share(a) - share(b));
+    return lows.length === 0 ? '' : sorted.length === 1 || share(sorted[0]) === share(sorted.at(-1)) ? `${sorted[0]!.holding} of ${sorted[0]!.judged}` : `from ${sorted[0]!.holding} of ${sorted[0]!.judged} to ${sorted.at(-1)!.holding} of ${sorted.at(-1)!.judged}`;
+  };
+  const first =
+    keeping.length === 0
+      ? `Of the ${answers.length} frameworks here, at their newest version, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
+      : `Of the ${answers.length} frameworks here, at their newest version, ${keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} ${keeping.length === 1 ? 'has' : 'have'}`} a documented wiring that keeps an approved action to one run under every schedule explored.`;
+  const second = documented.length > 0 ? ` The safest documented wiring of each keeps ${range(documented)} properties${guarded.length > 0 ? `; with the approval guard added, ${range(guarded)}` : ''}.` : '';
+  return first + second;
+}
+
+/** The one-minute answer: a headline from the results, then a grid, a row per framework and role, a mark per property. */
+function summaryTable(f: Inline, input: ReportInput): Block[] {
+  const answers = ranked(frameworkAnswers(input.targets, input.cells));
   if (answers.length === 0) return [];
   const properties = propertiesOf(input.cells.filter((c) => c.framework !== CALIBRATION));
-  const rows = answers.map((a) => {
-    const shown = shownRoles(a);
-    const head = [
-      f.link(f.strong(f.text(`${a.framework} ${a.version}`)), f.pageHref(a.framework)),
-      ...shown.map(([role, w]) => `${f.text(role)}: ${f.code(w.wiring)}${w.remedy ? ` ${f.link(f.text('(page)'), w.remedy)}` : ''}`),
-    ].join(f.br);
-    const cells: Cell[] = properties.map((p) => {
-      const parts = roleLines(f, shown, p, triage);
-      // Coloured by what the docs show first and the safest of it: the guarded wiring is our fix, and the framework's
-      // own fix is a step an app must take beyond its default.
-      const documented = shown.filter(([role]) => role !== 'guarded' && role !== OWN_FIX);
-      const worst = documented.some(([, w]) => w.properties.get(p)?.status === 'fails') ? 'fail' : STATUS_CLASS[documented[0]?.[1].properties.get(p)?.status ?? 'not-run'];
-      return { inline: parts.join(f.br), className: worst };
+  const rows: Cell[][] = [];
+  for (const a of answers) {
+    // Roles that read the same on every property share a row: `default and safest`, `default, guarded`.
+    const groups: { roles: string[]; w: WiringOutcome }[] = [];
+    for (const [role, w] of shownRoles(a)) {
+      const same = groups.find((g) => properties.every((p) => g.w.properties.get(p)?.status === w.properties.get(p)?.status) && g.w.wiring === w.wiring);
+      if (same) same.roles.push(role);
+      else groups.push({ roles: [role], w });
+    }
+    groups.forEach(({ roles, w }, i) => {
+      const name = i === 0 ? f.link(f.strong(f.text(`${a.framework} ${a.version}`)), f.pageHref(a.framework)) : '';
+      const role = `${f.text(roles.join(', '))}: ${f.code(w.wiring)}${w.remedy ? ` ${f.link(f.text('(page)'), w.remedy)}` : ''}`;
+      const marks: Cell[] = properties.map((p) => {
+        const o = w.properties.get(p);
+        const status = o?.status ?? 'not-run';
+        const cell = status === 'fails' ? representative(o!) : undefined;
+        const mark = cell ? f.link(f.text(MARK[status]), f.storyHref(cell), plainStory(cell.scenario, p)) : f.text(MARK[status]);
+        return { inline: mark, className: STATUS_CLASS[status] };
+      });
+      rows.push([name, role, ...marks]);
     });
-    return [head, ...cells];
-  });
-  const head = [f.text('framework, newest version'), ...properties.map((p) => `${f.code(p)}${f.br}${f.text(PROPERTY_WORDS[p].harm)}`)];
+  }
+  const head = [f.text('framework'), f.text('wiring'), ...properties.map((p) => `${f.code(p)}${f.br}${f.text(SHORT[p])}`)];
   return [
     { kind: 'h', level: 2, text: 'The one-minute answer', id: 'answer' },
+    { kind: 'p', inline: f.strong(f.text(headline(answers))) },
     {
       kind: 'p',
       inline: f.text(
-        "Each framework at the newest version here. Per property, over every scenario and store: the wiring the framework's docs show first (default), " +
-          "the documented wiring that keeps the most properties (safest), the framework's own fix where its docs or examples show one (with its page), " +
-          'and the documented pattern with the approval guard added (guarded: our fix). ' +
-          'A failure reads as one line of what went wrong and links to its story and sequence diagram; "tracked" links to where the framework\'s own ' +
-          'docs or issue tracker admit or track it. The colour is that of the default and the safest.',
+        "Each framework at its newest version, the closest to safe first: the wiring its docs show first (default), the documented wiring that keeps the most properties (safest), " +
+          "the framework's own fix where its docs or examples show one (with its page), and the documented pattern with the approval guard added (guarded: our fix). " +
+          '✓ holds under every schedule of every scenario and store; ✗ fails (it links to the shortest failure\'s story); ◐ holds where explored, not every schedule; ! no verdict (error or timeout); · not checked. ' +
+          'Below, per framework, each failure in one line, with where its docs or tracker admit it and a standalone reproduction.',
       ),
     },
     { kind: 'table', head, rows, className: 'summary' },
@@ -182,7 +209,7 @@ function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntr
       items.push(wiringItem(f, "The framework's own fix,", a.remedy, triage, page));
     }
     if (a.fix) {
-      const how = ` ${f.link(f.text("How to add it: the guard's README"), GUARD_README)}.`;
+      const how = ` ${f.link(f.text("How to add it: the guard's README"), guardReadme(input.dir))}.`;
       items.push(wiringItem(f, 'The fix, the approval guard added:', a.fix, triage, how));
     }
     const own = triage.filter((e) => e.framework === a.framework && input.cells.some((c) => triageOf(c, [e]).length > 0));
@@ -339,7 +366,7 @@ function details(f: Inline, input: ReportInput, triage: readonly TriageEntry[]):
 export function indexBlocks(f: Inline, input: ReportInput): Block[] {
   const triage = input.triage ?? [];
   return [
-    ...summaryTable(f, input, triage),
+    ...summaryTable(f, input),
     ...perFramework(f, input, triage),
     ...changes(f, input),
     ...propertyTable(f, input),

@@ -6,7 +6,7 @@ import { BOTH_WAYS } from '../invoked-as.js';
 import { triageOf, type TriageEntry } from '../triage.js';
 import { anchor, MARKDOWN, markdownBlocks } from './blocks.js';
 import { md, urlPart } from './escape.js';
-import { fixChange, GUARD_README, guardedFix } from './fix.js';
+import { fixChange, guardedFix, guardReadme } from './fix.js';
 import { frameworkSummary } from './framework-summary.js';
 import { frameworkGrid } from './grid.js';
 import { indexBlocks } from './index-page.js';
@@ -33,6 +33,8 @@ export interface ReportInput {
   readonly complete?: boolean;
   /** Triage metadata: links to where a framework's own docs or tracker speak of a failing cell. */
   readonly triage?: readonly TriageEntry[];
+  /** The reports' folder, for links into the suite's own files (relative where a clone has them). */
+  readonly dir?: string;
 }
 
 /** Planned versions that have no cells yet, or all versions when the run did not say what it planned. */
@@ -88,7 +90,7 @@ export function frameworkPage(framework: string, input: ReportInput): string {
 }
 
 /** Per framework version: every counterexample, as a story with the schedule that replays it. */
-export function storiesPage(target: ResultTarget, cells: readonly ResultCell[]): string {
+export function storiesPage(target: ResultTarget, cells: readonly ResultCell[], dir?: string): string {
   const mine = cells.filter((c) => c.framework === target.framework && c.version === target.version && c.counterexample);
   const lines = [`# ${md(targetName(target))}: counterexamples`, '', `Back to [${md(target.framework)}](../${urlPart(target.framework)}.md). Replay one with ${BOTH_WAYS('replay reports/results.json --cell ID')}.`];
   for (const c of mine) {
@@ -107,7 +109,7 @@ export function storiesPage(target: ResultTarget, cells: readonly ResultCell[]):
     );
     const fix = guardedFix(c, cells);
     if (fix) {
-      lines.push('', `**The fix:** ${md(fixChange(c, fix))}, \`${md(fix.wiring)}\` on ${md(fix.store)} passes this (${md(verdictCell(fix))}). How to fix this in your app: [the guard's README](${GUARD_README}).`);
+      lines.push('', `**The fix:** ${md(fixChange(c, fix))}, \`${md(fix.wiring)}\` on ${md(fix.store)} passes this (${md(verdictCell(fix))}). How to fix this in your app: [the guard's README](${guardReadme(dir, 1)}).`);
     }
   }
   return lines.join('\n') + '\n';

@@ -111,7 +111,8 @@ export interface ReportMeta {
   readonly resultsName?: string;
 }
 
-export async function writeReports(dir: string, input: ReportInput, meta: ReportMeta = {}): Promise<string[]> {
+export async function writeReports(dir: string, given: ReportInput, meta: ReportMeta = {}): Promise<string[]> {
+  const input: ReportInput = { ...given, dir: resolve(dir) };
   const env = meta.environment;
   const data = meta.resultsName ?? 'results.json';
   // Versions whose main package declares a Node range the run's Node is outside of (they ran on it all the same).
@@ -134,8 +135,8 @@ export async function writeReports(dir: string, input: ReportInput, meta: Report
   }
   for (const target of input.targets) {
     if (input.cells.some((c) => c.framework === target.framework && c.version === target.version && c.counterexample)) {
-      pages.push([inside(dir, storiesFile(target.framework, target.version)), () => storiesPage(target, input.cells)]);
-      pages.push([inside(dir, htmlStoriesFile(target.framework, target.version)), () => storiesHtml(target, input.cells)]);
+      pages.push([inside(dir, storiesFile(target.framework, target.version)), () => storiesPage(target, input.cells, resolve(dir))]);
+      pages.push([inside(dir, htmlStoriesFile(target.framework, target.version)), () => storiesHtml(target, input.cells, resolve(dir))]);
     }
   }
   pages.push(...reproPages(input).map(([name, text]): [string, () => string] => [inside(dir, name), () => text]));
