@@ -1,3 +1,4 @@
+import { COMMANDS } from './main.js';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
 
@@ -68,6 +69,17 @@ describe('the command line', () => {
     expect((await run('--help')).out).toMatch(/^Usage: approval-conformance <command>/);
     expect((await run('model', '--help')).out).toMatch(/^Usage: approval-conformance model/);
     expect((await run('help', 'repro')).out).toMatch(/^Usage: approval-conformance repro/);
+    // Every command shows how it is used, and its options line up.
+    for (const command of COMMANDS) {
+      expect(command.help, command.name).toMatch(/\nExamples:\n {2}approval-conformance /);
+      const options = command.help.split('\nOptions:\n')[1]?.split('\n\n')[0] ?? '';
+      // Where each option's description starts (an option too long for the column has it on the next line).
+      const starts = options
+        .split('\n')
+        .filter((l) => /^ {2}-/.test(l))
+        .flatMap((l) => /^ {2}\S+(?: \S+)*? {2,}(?=\S)/.exec(l)?.[0].length ?? []);
+      expect(new Set(starts).size, `${command.name}'s options`).toBeLessThanOrEqual(1);
+    }
     expect(await run('help', 'frob')).toMatchObject({ code: 2, err: expect.stringContaining("no command 'frob'") });
   });
 

@@ -57,6 +57,10 @@ Options:
   --quiet            no progress on stderr
   -h, --help         show this help
 
+Examples:
+  approval-conformance audit --cells 40 --seed 1
+  approval-conformance audit --framework langgraph@1.7.3 --cells 6 --cap 600 --out audit
+
 The cells come from the published results (reports/results.json); a version
 that is not in them is loaded first to list its cells.
 

@@ -36,6 +36,10 @@ Options:
   --quiet            no progress on stderr
   -h, --help         show this help
 
+Examples:
+  approval-conformance bisect --framework ai --scenario overlapping-turns \
+    --property shown-is-recorded --wiring native-approval --store memory --range '>=6.0.0 <6.1.0'
+
 ${exitCodesHelp('never (bisect reports what it found)', 'a release in the range cannot be judged (it will not install,\n     or a cell errors or times out)')}`;
 
 type Verdicts = string;

@@ -44,6 +44,11 @@ Options:
                         maintainer's CI: a branch against a release)
   -h, --help            show this help
 
+Examples:
+  approval-conformance diff old.json new.json                  # verdicts that changed
+  approval-conformance diff bench/baseline/results.json reports/results.json --steps
+  approval-conformance diff release.json branch.json --across-versions --fail-on new-failures
+
 ${exitCodesHelp('with --exit-code, something changed; with --fail-on, a cell\n     got worse (without either, diff exits 0)')}`;
 
 /** Verdicts that are a failure of the cell: what `--fail-on new-failures` counts when a cell reaches one. */

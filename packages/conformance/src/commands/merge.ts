@@ -21,12 +21,17 @@ must be given once, and together they must cover the plan. Otherwise
 nothing is written and the error names the file.
 
 Options:
-  --out DIR    where to write results.json and the reports (required)
-  --partial    merge even if shards are missing or did not finish; the
-               results then say they are incomplete
+  --out DIR       where to write results.json and the reports (required)
+  --partial       merge even if shards are missing or did not finish; the
+                  results then say they are incomplete
   --metadata DIR  triage metadata for the reports (default: DIR/metadata of
-               --out, when it exists); see 'run --help'
-  -h, --help   show this help
+                  --out, when it exists); see 'run --help'
+  -h, --help      show this help
+
+Examples:
+  approval-conformance run --shard 1/2 --json shard-1.json   # on one machine
+  approval-conformance run --shard 2/2 --json shard-2.json   # on another
+  approval-conformance merge shard-1.json shard-2.json --out reports
 
 ${exitCodesHelp('never')}`;
 

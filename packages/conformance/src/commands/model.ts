@@ -27,6 +27,10 @@ Options:
   --trace     print each violation's steps under the table
   -h, --help  show this help
 
+Examples:
+  approval-conformance model                    # two turns, the 12 switch settings
+  approval-conformance model --turns 3 --trace  # three turns, each violation's steps
+
 ${exitCodesHelp('never (the design model is printed, whatever it finds)')}`;
 
 function cell(verdict: InvariantVerdict): string {

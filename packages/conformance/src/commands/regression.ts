@@ -20,6 +20,11 @@ Options:
   --out TEST_FILE  where to write it, e.g. packages/conformance/src/regressions/x.test.ts
   -h, --help       show this help
 
+Examples:
+  approval-conformance regression reports/results.json \
+    --cell langgraph@1.7.3/interrupt-node/memory/double-resume/at-most-once \
+    --out packages/conformance/src/regressions/langgraph-double-resume.test.ts
+
 ${exitCodesHelp('never')}`;
 
 /**

@@ -16,11 +16,17 @@ file and prints one line for each. Without either, lists the cells that have a
 counterexample.
 
 Options:
-  --cell ID   the cell's id, e.g. reference@0.0.0/after-snapshot/memory/double-resume/at-most-once
-  --all       replay every counterexample in the file
+  --cell ID       the cell's id, e.g. reference@0.0.0/after-snapshot/memory/double-resume/at-most-once
+  --all           replay every counterexample in the file
   --postgres URL  the PostgreSQL server for cells of the postgres store
-              (also read from APPROVAL_CONFORMANCE_POSTGRES)
-  -h, --help  show this help
+                  (also read from APPROVAL_CONFORMANCE_POSTGRES)
+  -h, --help      show this help
+
+Examples:
+  approval-conformance replay reports/results.json       # list the counterexamples
+  approval-conformance replay reports/results.json \
+    --cell reference@0.0.0/after-snapshot/memory/double-resume/at-most-once
+  approval-conformance replay reports/results.json --all # does each still reproduce?
 
 ${exitCodesHelp('a replay did not reproduce the recorded history')}`;
 

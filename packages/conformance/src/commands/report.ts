@@ -23,6 +23,10 @@ Options:
                   the reports' folder, when it exists); stale entries are reported
   -h, --help      show this help
 
+Examples:
+  approval-conformance report results.json --out my-reports   # Markdown and HTML
+  approval-conformance report reports/results.json            # again, in place
+
 ${exitCodesHelp('never')}`;
 
 export const reportCommand: Command = {

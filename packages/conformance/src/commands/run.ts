@@ -61,8 +61,10 @@ Options:
                      which runs only when named)
   --property LIST    comma-separated properties (default: each scenario's own)
   --json FILE        write results JSON (rewritten after every unit)
-  --out DIR          write reports: DIR/results.json and Markdown tables
-                     (default reports/ for the default matrix, none otherwise)
+  --out DIR          write reports: DIR/results.json, Markdown (README.md, a
+                     page per framework) and HTML (index.html), the stories,
+                     and reproductions (default reports/ for the default
+                     matrix, none otherwise)
   --metadata DIR     triage metadata for the reports: <framework>.yml files
                      linking failing cells to the framework's own docs or
                      issues (default: DIR/metadata of --out, when it exists)
@@ -120,6 +122,13 @@ Options:
   --verbose          also a line on stderr as each unit ends: its schedules,
                      time and verdicts
   -h, --help         show this help
+
+Examples:
+  approval-conformance run                                   # the default matrix, into reports/
+  approval-conformance run --framework langgraph@1.7.3 --scenario double-resume
+  approval-conformance run --framework ai@7 --out my-reports # the last of each 7.x minor line
+  approval-conformance run --json results.json --resume      # go on after Ctrl-C
+  approval-conformance run --framework ai@latest --junit junit.xml --fail-on fail,error
 
 ${exitCodesHelp('--fail-on fail, and a cell failed', 'a version would not install or import; with --fail-on error,\n     a cell is error or timeout')}`;
 
