@@ -105,7 +105,7 @@ export function storiesHtml(target: ResultTarget, cells: readonly ResultCell[], 
 <h2>${esc(`${c.wiring} / ${c.store} / ${c.scenario}: ${c.property}`)}</h2>
 <p><strong>${esc(c.verdict)}</strong>, ${ce.steps} steps. ${esc(ce.explanation)}${esc(provenAfter(c))}</p>
 <p>Cell <code>${esc(c.id)}</code>, schedule <code>${esc(ce.schedule)}</code></p>
-<div class="side">${sequenceSvg(ce.history, witness)}<ol class="story">${story}</ol></div>${fixLine}
+<div class="side">${sequenceSvg(ce.history, witness, `head-${anchor(c)}`)}<ol class="story">${story}</ol></div>${fixLine}
 </section>`;
   });
   return page(

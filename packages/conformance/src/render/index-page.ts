@@ -191,8 +191,9 @@ function wiringItem(f: Inline, title: string, w: WiringOutcome, triage: readonly
   const verdict =
     fails.length === 0
       ? f.text(`: keeps all ${plural(w.holding, 'property', 'properties')} it was checked for, in every scenario and store.`)
-      : f.text(`: keeps ${w.holding} of the ${w.judged} properties it was checked for. Still fails:`);
-  const inline = `${f.strong(`${f.text(title)} ${f.code(w.wiring)}`)}${what}${verdict}${after}`;
+      : f.text(`: keeps ${w.holding} of the ${w.judged} properties it was checked for.`);
+  // What the item adds (the fix's page, how to add the guard) comes before the list of what still fails.
+  const inline = `${f.strong(`${f.text(title)} ${f.code(w.wiring)}`)}${what}${verdict}${after}${fails.length === 0 ? '' : f.text(' Still fails:')}`;
   return fails.length === 0 ? inline : { inline, items: fails };
 }
 
@@ -209,7 +210,7 @@ function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntr
       items.push(wiringItem(f, "The framework's own fix,", a.remedy, triage, page));
     }
     if (a.fix) {
-      const how = ` ${f.link(f.text("How to add it: the guard's README"), guardReadme(input.dir))}.`;
+      const how = ` ${f.text('How to add it:')} ${f.link(f.text("the guard's README"), guardReadme(input.dir))} ${f.text('(@approval-conformance/guard, its records in memory, SQLite or PostgreSQL, each backend tested by this suite).')}`;
       items.push(wiringItem(f, 'The fix, the approval guard added:', a.fix, triage, how));
     }
     const own = triage.filter((e) => e.framework === a.framework && input.cells.some((c) => triageOf(c, [e]).length > 0));

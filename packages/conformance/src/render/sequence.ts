@@ -37,7 +37,8 @@ function arrow(event: HistoryEvent): { to: string; label: string } {
   }
 }
 
-export function sequenceSvg(history: readonly HistoryEvent[], witness: ReadonlySet<number>): string {
+/** `marker` names the arrowhead: one id per diagram, since a page holds many and ids must not repeat. */
+export function sequenceSvg(history: readonly HistoryEvent[], witness: ReadonlySet<number>, marker = 'head'): string {
   const actors = [...new Set(history.map((e) => e.actor))];
   const lanes = [...actors, 'record', 'world', 'client'];
   const x = (lane: string) => 70 + lanes.indexOf(lane) * COLUMN;
@@ -45,7 +46,7 @@ export function sequenceSvg(history: readonly HistoryEvent[], witness: ReadonlyS
   const height = TOP + history.length * ROW + 30;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" class="sequence" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">`,
-    '<defs><marker id="head" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>',
+    `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>`,
   ];
   for (const lane of lanes) {
     const shared = lane === 'record' || lane === 'world' || lane === 'client';
@@ -68,7 +69,7 @@ export function sequenceSvg(history: readonly HistoryEvent[], witness: ReadonlyS
       );
     } else {
       parts.push(
-        `<line x1="${from}" y1="${y}" x2="${target}" y2="${y}" class="arrow${hot}" marker-end="url(#head)"/>`,
+        `<line x1="${from}" y1="${y}" x2="${target}" y2="${y}" class="arrow${hot}" marker-end="url(#${marker})"/>`,
         `<text x="${Math.min(from, target) + 6}" y="${y - 6}" class="label${hot}">${esc(text)}</text>`,
       );
     }
