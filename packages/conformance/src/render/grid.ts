@@ -1,5 +1,6 @@
 // The shape both report formats draw: a framework's grid (rows version × wiring × store, columns scenario/property).
 // Markdown and HTML only differ in how they write it down.
+import semver from 'semver';
 import type { Scenario } from '@approval-conformance/core';
 import type { ResultCell } from '../results.js';
 
@@ -19,7 +20,9 @@ export function frameworkGrid(framework: string, all: readonly ResultCell[], sce
       .map((p) => ({ scenario: s.id, property: p })),
   );
   const rows: GridRow[] = [];
-  for (const version of [...new Set(cells.map((c) => c.version))]) {
+  // The newest version first: the one a reader is most likely to adopt.
+  const newestFirst = (a: string, b: string) => (semver.valid(a) && semver.valid(b) ? semver.rcompare(a, b) : b.localeCompare(a));
+  for (const version of [...new Set(cells.map((c) => c.version))].sort(newestFirst)) {
     const mine = cells.filter((c) => c.version === version);
     for (const row of [...new Set(mine.map((c) => `${c.wiring}\u0000${c.store}`))]) {
       const [wiring, store] = row.split('\u0000') as [string, string];
