@@ -36,13 +36,19 @@ class ScriptedLlm extends BaseLlm {
 }
 const agent = new LlmAgent({ name: 'assistant', instruction: 'Help the user.', model: new ScriptedLlm(), tools: [transfer] });
 
-// The session service ADK keeps the conversation in. A resume's read of the paused session (the one getSession each
-// runAsync makes) goes through the scenario's resumeRead; the user's request before it does not.
-const sessionService = new InMemorySessionService();
+// The session service ADK keeps the conversation in, and the runner over it (boot: a process's start). A resume's
+// read of the paused session (the one getSession each runAsync makes) goes through the scenario's resumeRead; the
+// user's request before it does not.
+let sessionService;
+let runner;
 let resuming = false;
-const getSession = sessionService.getSession.bind(sessionService);
-sessionService.getSession = async (args) => (resuming ? resumeRead(await getSession(args)) : getSession(args));
-const runner = new Runner({ appName: 'bank', agent, sessionService });
+function boot() {
+  sessionService = new InMemorySessionService();
+  const getSession = sessionService.getSession.bind(sessionService);
+  sessionService.getSession = async (args) => (resuming ? resumeRead(await getSession(args)) : getSession(args));
+  runner = new Runner({ appName: 'bank', agent, sessionService });
+}
+boot();
 const chat = { userId: 'user-1', sessionId: 'chat-1' };
 await sessionService.createSession({ appName: 'bank', ...chat });
 
@@ -71,10 +77,27 @@ async function resume() {
   try {
     await request({ role: 'user', parts: [confirmation] });
   } catch (error) {
-    if (error?.name === 'IntentMismatchError') return; // ADK refused the answer before anything ran
+    // ADK refused the request before anything ran: the answer does not match what the agent asked, or the session is
+    // not there (the in-memory store after a restart). The app answers with an error, and says nothing of the transfer.
+    if (error?.name === 'IntentMismatchError' || /Session not found/.test(error?.message)) return;
     told.push('the transfer failed'); // the run threw the tool's error: the app shows it
   }
 }`;
+
+/**
+ * A new process (crash-restart), as the suite's restart: ADK keeps nothing between requests but the session, so a new
+ * session service and a new runner over it. The InMemorySessionService starts empty: the session went with the old
+ * process, and no one makes it again (the agent holds no state; the same one serves).
+ */
+const restart = (store: string | undefined) =>
+  store === 'memory'
+    ? `
+
+// A new process: a new InMemorySessionService, empty (the session went with the old process), and a runner over it.
+async function restart() {
+  boot();
+}`
+    : '';
 
 export const adkRepro: FrameworkRepro = {
   framework: 'adk',
@@ -82,8 +105,8 @@ export const adkRepro: FrameworkRepro = {
   // The package alone: 2.x's peers (database drivers, MCP, express, Google Cloud exporters) are optional and loaded
   // only when used; 0.x's are required, and npm installs them with it.
   dependencies: (version) => ({ '@google/adk': version }),
-  app(wiring) {
-    if (wiring === 'require-confirmation') return { imports: IMPORTS, app: requireConfirmation };
+  app(wiring, store) {
+    if (wiring === 'require-confirmation') return { imports: IMPORTS, app: requireConfirmation + restart(store) };
     return undefined;
   },
 };
