@@ -78,7 +78,7 @@ report(applied.length !== 1 || !told.includes('the transfer happened'), \`The ba
     actual: (store) =>
       store === 'memory'
         ? 'The backend applied 1. The user was told: nothing (the paused run went with the in-memory store, so the retry found nothing to resume).'
-        : 'The backend applied 2: the retry resumed what the store kept, from before the transfer, and ran it again.',
+        : 'The backend applied 2 (the retry resumed what the store kept, from before the transfer, and ran it again), or 1 with the user told nothing (the retry was refused, and no one said the transfer had happened).',
   },
   'double-resume': {
     property: 'at-most-once',
