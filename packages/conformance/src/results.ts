@@ -159,10 +159,15 @@ export async function readResults(file: string): Promise<ResultsFile> {
 
 /** The cell `id` of a results file, with a counterexample, or a UsageError saying what is missing and what to do. */
 export async function cellWithCounterexample(file: string, id: string | undefined): Promise<ResultCell> {
+  const cell = cellOf(await readResults(file), file, id);
+  if (!cell.counterexample) throw new UsageError(`cell '${cell.id}' is ${cell.verdict}: it has no counterexample.`);
+  return cell;
+}
+
+/** The cell `--cell ID` names in a results file read from `file`; a usage error saying how to list them if none. */
+export function cellOf(results: ResultsFile, file: string, id: string | undefined): ResultCell {
   if (id === undefined) throw new UsageError(`--cell ID is needed; run 'approval-conformance replay ${file}' to list them.`);
-  const results = await readResults(file);
   const cell = results.cells.find((c) => c.id === id);
   if (!cell) throw new UsageError(`no cell '${id}' in ${file}; run 'approval-conformance replay ${file}' to list them.`);
-  if (!cell.counterexample) throw new UsageError(`cell '${cell.id}' is ${cell.verdict}: it has no counterexample.`);
   return cell;
 }

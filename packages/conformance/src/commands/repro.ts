@@ -7,7 +7,7 @@ import { writableFolder } from '../destination.js';
 import { invokedAs } from '../invoked-as.js';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
-import { readResults } from '../results.js';
+import { cellOf, readResults } from '../results.js';
 import { FRAMEWORK_REPROS, reproFor, type ReproFiles } from '../repro/index.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
@@ -77,10 +77,8 @@ export const reproCommand: Command = {
       return EXIT.done;
     }
     const file = resultsFileArg('repro', positionals);
-    if (values.cell === undefined) throw new UsageError(`--cell ID is needed; run 'approval-conformance replay ${file}' to list the failing cells.`);
     const results = await readResults(file);
-    const cell = results.cells.find((c) => c.id === values.cell);
-    if (!cell) throw new UsageError(`no cell '${values.cell}' in ${file}; run 'approval-conformance replay ${file}' to list them.`);
+    const cell = cellOf(results, file, values.cell);
     if (cell.version.endsWith('+local')) throw new UsageError(`${cell.id} ran on a local build; a reproduction pins a published version.`);
     const plan = reproFor(cell, FRAMEWORK_REPROS, results.cells);
     if (plan.kind === 'nothing') throw new UsageError(plan.why);
