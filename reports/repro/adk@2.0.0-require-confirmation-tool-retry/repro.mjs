@@ -50,13 +50,19 @@ class ScriptedLlm extends BaseLlm {
 }
 const agent = new LlmAgent({ name: 'assistant', instruction: 'Help the user.', model: new ScriptedLlm(), tools: [transfer] });
 
-// The session service ADK keeps the conversation in. A resume's read of the paused session (the one getSession each
-// runAsync makes) goes through the scenario's resumeRead; the user's request before it does not.
-const sessionService = new InMemorySessionService();
+// The session service ADK keeps the conversation in, and the runner over it (boot: a process's start). A resume's
+// read of the paused session (the one getSession each runAsync makes) goes through the scenario's resumeRead; the
+// user's request before it does not.
+let sessionService;
+let runner;
 let resuming = false;
-const getSession = sessionService.getSession.bind(sessionService);
-sessionService.getSession = async (args) => (resuming ? resumeRead(await getSession(args)) : getSession(args));
-const runner = new Runner({ appName: 'bank', agent, sessionService });
+function boot() {
+  sessionService = new InMemorySessionService();
+  const getSession = sessionService.getSession.bind(sessionService);
+  sessionService.getSession = async (args) => (resuming ? resumeRead(await getSession(args)) : getSession(args));
+  runner = new Runner({ appName: 'bank', agent, sessionService });
+}
+boot();
 const chat = { userId: 'user-1', sessionId: 'chat-1' };
 await sessionService.createSession({ appName: 'bank', ...chat });
 
@@ -85,7 +91,9 @@ async function resume() {
   try {
     await request({ role: 'user', parts: [confirmation] });
   } catch (error) {
-    if (error?.name === 'IntentMismatchError') return; // ADK refused the answer before anything ran
+    // ADK refused the request before anything ran: the answer does not match what the agent asked, or the session is
+    // not there (the in-memory store after a restart). The app answers with an error, and says nothing of the transfer.
+    if (error?.name === 'IntentMismatchError' || /Session not found/.test(error?.message)) return;
     told.push('the transfer failed'); // the run threw the tool's error: the app shows it
   }
 }

@@ -36,42 +36,52 @@ globalThis.bankGraph = new StateGraph(State)
   .addEdge(START, 'propose')
   .addEdge('propose', 'approve')
   .addEdge('approve', END)
-  .compile(); // the server gives it its checkpointer
+  .compile(); // the server gives it its checkpointer (a new process defines the same graph: it is kept across one)
 
-// The server's folder: the graph is registered from a file in it (langgraph.json's "agent": "./graph.mjs:graph"),
-// here one that hands the server the graph above; the ops' persistence keeps its file there too.
-const cwd = mkdtempSync(join(tmpdir(), 'langgraph-server-'));
-process.once('exit', () => rmSync(cwd, { recursive: true, force: true }));
-writeFileSync(join(cwd, 'graph.mjs'), 'export const graph = globalThis.bankGraph;\n');
-
-// The server logs each request (debug by default): errors only. It reads LOG_LEVEL when it loads, so it loads here.
+// The server's modules. The ops langgraph dev uses (its FileSystemOps over a FileSystemPersistence), made here to reach
+// their run creation: the package does not export them, so they come from its dist folder. The server reads
+// LOG_LEVEL when it loads (debug by default): errors only, so it loads here.
 process.env.LOG_LEVEL ??= 'error';
 const { startServer } = await import('@langchain/langgraph-api/server');
-// The in-memory ops startServer makes when given none (langgraph dev's), made here to reach their run creation. The
-// package does not export them: they come from its dist folder.
 const dist = join(dirname(createRequire(import.meta.url).resolve('@langchain/langgraph-api/package.json')), 'dist');
 const { FileSystemOps } = await import(pathToFileURL(join(dist, 'storage/ops.mjs')).href);
 const { FileSystemPersistence } = await import(pathToFileURL(join(dist, 'storage/persist.mjs')).href);
 const empty = () => ({ runs: {}, threads: {}, assistants: {}, assistant_versions: [], retry_counter: {} });
-const opsConn = await new FileSystemPersistence('.langgraphjs_ops.json', empty).initialize(cwd);
-const ops = new FileSystemOps(opsConn);
-// The ops keep the threads and runs in one store in memory. A resume's run creation (runs.put) reads the thread and
-// its runs there (is a run in flight?) and adds its run, in one call of the store: that read goes through resumeRead.
-const put = ops.runs.put;
-const readVia = { with: (fn) => opsConn.with(async (store) => fn(await resumeRead(store))) };
-ops.runs.put = function (runId, assistantId, kwargs, ...rest) {
-  return put.call(kwargs.command ? Object.create(this, { conn: { value: readVia } }) : this, runId, assistantId, kwargs, ...rest);
-};
 
-// The server, with langgraph dev's 10 workers. The client talks to it through its in-process fetch (the one it binds
-// for webhooks and custom routes), so its HTTP listener closes at once. The workers poll for runs until the process
-// is stopped: once the report is out, it is.
-const { cleanup } = await startServer({ port: 0, nWorkers: 10, host: '127.0.0.1', cwd, graphs: { agent: './graph.mjs:graph' } }, { ops });
-const fetch = globalThis[Symbol.for('langgraph_api:fetch')];
-await cleanup();
+// The server's folder: the graph is registered from a file in it (langgraph.json's "agent": "./graph.mjs:graph"),
+// here one that hands the server the graph above; the ops' and the checkpointer's persistence keep their files there.
+const folder = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'langgraph-server-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'graph.mjs'), 'export const graph = globalThis.bankGraph;\n');
+  return dir;
+};
+// The server's workers poll for runs until the process is stopped: once the report is out, it is.
 setInterval(() => process.exitCode === undefined || process.exit(), 20).unref();
-const client = new Client({ apiUrl: 'http://localhost', callerOptions: { fetch, maxRetries: 0 } });
-const { thread_id: thread } = await client.threads.create();
+
+// A process's start (boot): the ops over the folder's files, and the server, with langgraph dev's 10 workers. The
+// client talks to it through its in-process fetch (the one it binds for webhooks and custom routes), so its HTTP
+// listener closes at once.
+let client;
+async function boot(cwd) {
+  const opsConn = await new FileSystemPersistence('.langgraphjs_ops.json', empty).initialize(cwd);
+  const ops = new FileSystemOps(opsConn);
+  // The ops keep the threads and runs in one store in memory. A resume's run creation (runs.put) reads the thread
+  // and its runs there (is a run in flight?) and adds its run, in one call of the store: that read goes through
+  // resumeRead.
+  const put = ops.runs.put;
+  const readVia = { with: (fn) => opsConn.with(async (store) => fn(await resumeRead(store))) };
+  ops.runs.put = function (runId, assistantId, kwargs, ...rest) {
+    return put.call(kwargs.command ? Object.create(this, { conn: { value: readVia } }) : this, runId, assistantId, kwargs, ...rest);
+  };
+  const { cleanup } = await startServer({ port: 0, nWorkers: 10, host: '127.0.0.1', cwd, graphs: { agent: './graph.mjs:graph' } }, { ops });
+  const fetch = globalThis[Symbol.for('langgraph_api:fetch')];
+  await cleanup();
+  client = new Client({ apiUrl: 'http://localhost', callerOptions: { fetch, maxRetries: 0 } });
+}
+const cwd = folder();
+await boot(cwd);
+const { thread_id: thread } = await client.threads.create(); // the app keeps the thread's id (it outlives a restart)
 
 // The app: each request creates a run on the thread with multitaskStrategy 'reject' (the default), then joins it
 // (its last values, or its error). The user's request runs to the interrupt; the app reads the thread's state for
@@ -93,7 +103,9 @@ async function resume() {
   try {
     result = await run({ command: { resume: answer } });
   } catch (error) {
-    if (error?.status === 422) return; // the server refused the run: the thread is busy
+    // The server refused the run: 422, the thread is busy (so it says too of a thread it does not know); 500 under
+    // enqueue for that one.
+    if (error?.status >= 400) return;
     throw error;
   }
   if (result?.__error__) told.push('the transfer failed'); // the tool threw inside the run: the app shows the error

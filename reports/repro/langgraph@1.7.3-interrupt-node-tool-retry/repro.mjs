@@ -22,28 +22,33 @@ const resumeRead = async (value) => value;
 // What the app tells the user about the transfer.
 const told = [];
 
-// The checkpointer, as the docs set it up. A resume's read of the thread goes through the scenario's resumeRead.
-const saver = new MemorySaver();
-const getTuple = saver.getTuple.bind(saver);
-saver.getTuple = async (config) => {
-  const tuple = await getTuple(config);
-  return config.configurable?.resuming ? resumeRead(tuple) : tuple;
-};
-
 const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
-const graph = new StateGraph(State)
-  // The model's step, scripted: it proposes transfer(100).
-  .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
-  .addNode('approve', async (state) => {
-    const answer = interrupt({ action: state.action });
-    if (answer?.approved !== true) return { answer, executed: false };
-    await backend.transfer(state.action.amount);
-    return { answer, executed: true };
-  })
-  .addEdge(START, 'propose')
-  .addEdge('propose', 'approve')
-  .addEdge('approve', END)
-  .compile({ checkpointer: saver });
+
+// The checkpointer, as the docs set it up, and the graph over it (boot: a process's start). A resume's read of the
+// thread goes through the scenario's resumeRead.
+let graph;
+function boot() {
+  const saver = new MemorySaver();
+  const getTuple = saver.getTuple.bind(saver);
+  saver.getTuple = async (config) => {
+    const tuple = await getTuple(config);
+    return config.configurable?.resuming ? resumeRead(tuple) : tuple;
+  };
+  graph = new StateGraph(State)
+    // The model's step, scripted: it proposes transfer(100).
+    .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
+    .addNode('approve', async (state) => {
+      const answer = interrupt({ action: state.action });
+      if (answer?.approved !== true) return { answer, executed: false };
+      await backend.transfer(state.action.amount);
+      return { answer, executed: true };
+    })
+    .addEdge(START, 'propose')
+    .addEdge('propose', 'approve')
+    .addEdge('approve', END)
+    .compile({ checkpointer: saver });
+}
+boot();
 
 // The app: a request runs the graph to its interrupt and shows the card; the user's answer
 // is the resume value.

@@ -17,29 +17,34 @@ const resumeRead = async (value) => value;
 // What the app tells the user about the transfer.
 const told = [];
 
-// The checkpointer, as the docs set it up. A resume's read of the thread goes through the scenario's resumeRead.
-const saver = new MemorySaver();
-const getTuple = saver.getTuple.bind(saver);
-saver.getTuple = async (config) => {
-  const tuple = await getTuple(config);
-  return config.configurable?.resuming ? resumeRead(tuple) : tuple;
-};
-
 const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
-const graph = new StateGraph(State)
-  // The model's step, scripted: it proposes transfer(100).
-  .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
-  .addNode('approve', async (state) => ({ answer: interrupt({ action: state.action }) }))
-  .addNode('execute', async (state) => {
-    if (state.answer?.approved !== true) return { executed: false };
-    await backend.transfer(state.action.amount);
-    return { executed: true };
-  })
-  .addEdge(START, 'propose')
-  .addEdge('propose', 'approve')
-  .addEdge('approve', 'execute')
-  .addEdge('execute', END)
-  .compile({ checkpointer: saver });
+
+// The checkpointer, as the docs set it up, and the graph over it (boot: a process's start). A resume's read of the
+// thread goes through the scenario's resumeRead.
+let graph;
+function boot() {
+  const saver = new MemorySaver();
+  const getTuple = saver.getTuple.bind(saver);
+  saver.getTuple = async (config) => {
+    const tuple = await getTuple(config);
+    return config.configurable?.resuming ? resumeRead(tuple) : tuple;
+  };
+  graph = new StateGraph(State)
+    // The model's step, scripted: it proposes transfer(100).
+    .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
+    .addNode('approve', async (state) => ({ answer: interrupt({ action: state.action }) }))
+    .addNode('execute', async (state) => {
+      if (state.answer?.approved !== true) return { executed: false };
+      await backend.transfer(state.action.amount);
+      return { executed: true };
+    })
+    .addEdge(START, 'propose')
+    .addEdge('propose', 'approve')
+    .addEdge('approve', 'execute')
+    .addEdge('execute', END)
+    .compile({ checkpointer: saver });
+}
+boot();
 
 // The app: a request runs the graph to its interrupt and shows the card (noting the interrupt id); the user's answer
 // is the resume value, keyed by that interrupt id, with the strict-resume option (1.7+), which rejects unknown or consumed ids.

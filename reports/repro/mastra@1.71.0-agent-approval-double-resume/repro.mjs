@@ -30,16 +30,20 @@ async function resumeRead(value) {
 // What the app tells the user about the transfer.
 const told = [];
 
-// Mastra's storage, where a suspended run's snapshot is kept. While a request resumes, its read of the snapshot goes
-// through the scenario's resumeRead (the request that suspends the run reads it too, and must not wait).
-const storage = new InMemoryStore();
-const snapshots = storage.getStore ? await storage.getStore('workflows') : storage.stores.workflows; // 1.x, 0.x
-const loadSnapshot = snapshots.loadWorkflowSnapshot.bind(snapshots);
+// Mastra's storage, where a suspended run's snapshot is kept: an InMemoryStore, which lives as long as its process.
+// While a request resumes, its read of the snapshot goes through the scenario's resumeRead (the request that suspends
+// the run reads it too, and must not wait).
 let resuming = false;
-snapshots.loadWorkflowSnapshot = async (args) => {
-  const snapshot = await loadSnapshot(args);
-  return resuming ? resumeRead(snapshot) : snapshot;
-};
+async function openStorage() {
+  const storage = new InMemoryStore();
+  const snapshots = storage.getStore ? await storage.getStore('workflows') : storage.stores.workflows; // 1.x, 0.x
+  const loadSnapshot = snapshots.loadWorkflowSnapshot.bind(snapshots);
+  snapshots.loadWorkflowSnapshot = async (args) => {
+    const snapshot = await loadSnapshot(args);
+    return resuming ? resumeRead(snapshot) : snapshot;
+  };
+  return storage;
+}
 
 const transfer = createTool({
   id: 'transfer',
@@ -66,8 +70,16 @@ const model = {
       : { content: [{ type: 'text', text: 'Done.' }], finishReason: 'stop', usage, warnings: [] };
   },
 };
-const agent = new Agent({ id: 'assistant', name: 'assistant', instructions: 'Help the user.', model, tools: { transfer } });
-const mastra = new Mastra({ agents: { assistant: agent }, storage, logger: false });
+
+// A process's start: its storage, the agent, and Mastra over them.
+let storage;
+let mastra;
+async function boot() {
+  storage = await openStorage();
+  const agent = new Agent({ id: 'assistant', name: 'assistant', instructions: 'Help the user.', model, tools: { transfer } });
+  mastra = new Mastra({ agents: { assistant: agent }, storage, logger: false });
+}
+await boot();
 
 // The docs' generate() pattern: the user's request ends suspended on the call, and the app shows the card with the
 // run id and the call id. The Approve request continues the run with

@@ -22,22 +22,26 @@ const resumeRead = async (value) => value;
 // What the app tells the user about the transfer.
 const told = [];
 
-// Mastra's storage, where a suspended run's snapshot is kept. While a request resumes, its read of the snapshot goes
-// through the scenario's resumeRead (the request that suspends the run reads it too, and must not wait).
-const storage = new InMemoryStore();
-const snapshots = storage.getStore ? await storage.getStore('workflows') : storage.stores.workflows; // 1.x, 0.x
-const loadSnapshot = snapshots.loadWorkflowSnapshot.bind(snapshots);
+// Mastra's storage, where a suspended run's snapshot is kept: an InMemoryStore, which lives as long as its process.
+// While a request resumes, its read of the snapshot goes through the scenario's resumeRead (the request that suspends
+// the run reads it too, and must not wait).
 let resuming = false;
-snapshots.loadWorkflowSnapshot = async (args) => {
-  const snapshot = await loadSnapshot(args);
-  return resuming ? resumeRead(snapshot) : snapshot;
-};
+async function openStorage() {
+  const storage = new InMemoryStore();
+  const snapshots = storage.getStore ? await storage.getStore('workflows') : storage.stores.workflows; // 1.x, 0.x
+  const loadSnapshot = snapshots.loadWorkflowSnapshot.bind(snapshots);
+  snapshots.loadWorkflowSnapshot = async (args) => {
+    const snapshot = await loadSnapshot(args);
+    return resuming ? resumeRead(snapshot) : snapshot;
+  };
+  return storage;
+}
 
 // The docs' one-time approval: the Approve request adds the fingerprint of the call the user reviewed (its tool
-// name and arguments) to a Set, and the agent's beforeToolCall hook deletes the running call's fingerprint from it,
-// blocking the call when it was not there.
+// name and arguments) to the process's Set, and the agent's beforeToolCall hook deletes the running call's
+// fingerprint from it, blocking the call when it was not there.
 const actionFingerprint = (toolName, args) => `fingerprint-${JSON.stringify({ toolName, args })}`;
-const approvedFingerprints = new Set();
+let approvedFingerprints;
 const hooks = {
   beforeToolCall: ({ toolName, input }) => {
     if (toolName !== 'transfer') return;
@@ -72,8 +76,17 @@ const model = {
       : { content: [{ type: 'text', text: 'Done.' }], finishReason: 'stop', usage, warnings: [] };
   },
 };
-const agent = new Agent({ id: 'assistant', name: 'assistant', instructions: 'Help the user.', model, tools: { transfer }, hooks });
-const mastra = new Mastra({ agents: { assistant: agent }, storage, logger: false });
+
+// A process's start: its storage, its Set of approved fingerprints, the agent, and Mastra over them.
+let storage;
+let mastra;
+async function boot() {
+  storage = await openStorage();
+  approvedFingerprints = new Set();
+  const agent = new Agent({ id: 'assistant', name: 'assistant', instructions: 'Help the user.', model, tools: { transfer }, hooks });
+  mastra = new Mastra({ agents: { assistant: agent }, storage, logger: false });
+}
+await boot();
 
 // The docs' generate() pattern: the user's request ends suspended on the call, and the app shows the card with the
 // run id and the call id (and the fingerprint of the call it shows). The Approve request continues the run with

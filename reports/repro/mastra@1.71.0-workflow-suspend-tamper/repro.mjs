@@ -20,16 +20,20 @@ const resumeRead = async (value) => value;
 // What the app tells the user about the transfer.
 const told = [];
 
-// Mastra's storage, where a suspended run's snapshot is kept. While a request resumes, its read of the snapshot goes
-// through the scenario's resumeRead (the request that suspends the run reads it too, and must not wait).
-const storage = new InMemoryStore();
-const snapshots = storage.getStore ? await storage.getStore('workflows') : storage.stores.workflows; // 1.x, 0.x
-const loadSnapshot = snapshots.loadWorkflowSnapshot.bind(snapshots);
+// Mastra's storage, where a suspended run's snapshot is kept: an InMemoryStore, which lives as long as its process.
+// While a request resumes, its read of the snapshot goes through the scenario's resumeRead (the request that suspends
+// the run reads it too, and must not wait).
 let resuming = false;
-snapshots.loadWorkflowSnapshot = async (args) => {
-  const snapshot = await loadSnapshot(args);
-  return resuming ? resumeRead(snapshot) : snapshot;
-};
+async function openStorage() {
+  const storage = new InMemoryStore();
+  const snapshots = storage.getStore ? await storage.getStore('workflows') : storage.stores.workflows; // 1.x, 0.x
+  const loadSnapshot = snapshots.loadWorkflowSnapshot.bind(snapshots);
+  snapshots.loadWorkflowSnapshot = async (args) => {
+    const snapshot = await loadSnapshot(args);
+    return resuming ? resumeRead(snapshot) : snapshot;
+  };
+  return storage;
+}
 
 // The docs' human-in-the-loop workflow: a step stands for the model's (it proposes transfer(100)); the confirm step
 // suspends with it for approval and, resumed with { approved: true }, makes the transfer.
@@ -57,8 +61,16 @@ const confirm = createStep({
     return { ran: true };
   },
 });
-const approvalFlow = createWorkflow({ id: 'approvalFlow', inputSchema: z.object({}), outputSchema: outcome }).then(plan).then(confirm).commit();
-const mastra = new Mastra({ workflows: { approvalFlow }, storage, logger: false });
+
+// A process's start: its storage, the workflow (which caches the runs it started), and Mastra over them.
+let storage;
+let mastra;
+async function boot() {
+  storage = await openStorage();
+  const approvalFlow = createWorkflow({ id: 'approvalFlow', inputSchema: z.object({}), outputSchema: outcome }).then(plan).then(confirm).commit();
+  mastra = new Mastra({ workflows: { approvalFlow }, storage, logger: false });
+}
+await boot();
 
 // createRun (1.x), createRunAsync (0.x).
 const createRun = (options) => {
