@@ -94,10 +94,11 @@ export function htmlBlocks(blocks: readonly Block[]): string {
         case 'ul':
           return `<ul>\n${b.items.map((i) => (typeof i === 'string' ? `<li>${i}</li>` : `<li>${i.inline}<ul>${i.items.map((x) => `<li>${x}</li>`).join('')}</ul></li>`)).join('\n')}\n</ul>`;
         case 'table':
+          // A table wider than the window scrolls in its own box, not the page.
           return (
-            `<table${b.className ? ` class="${esc(b.className)}"` : ''}><tr>${b.head.map((h) => `<th>${h}</th>`).join('')}</tr>\n` +
+            `<div class="wide"><table${b.className ? ` class="${esc(b.className)}"` : ''}><tr>${b.head.map((h) => `<th>${h}</th>`).join('')}</tr>\n` +
             b.rows.map((r) => `<tr>${r.map((c) => (typeof c === 'string' ? `<td>${c}</td>` : `<td class="${esc(c.className)}">${c.inline}</td>`)).join('')}</tr>`).join('\n') +
-            '</table>'
+            '</table></div>'
           );
         case 'details':
           return `<details><summary>${esc(b.summary)}</summary>\n${htmlBlocks(b.blocks)}\n</details>`;

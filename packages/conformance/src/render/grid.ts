@@ -38,3 +38,13 @@ export function frameworkGrid(framework: string, all: readonly ResultCell[], sce
 export const brokenCount = (cells: readonly ResultCell[]) => cells.filter((c) => c.verdict === 'error' || c.verdict === 'timeout').length;
 
 export const storesThatRan = (cells: readonly ResultCell[]) => [...new Set(cells.map((c) => c.store).filter((s) => s !== '*'))];
+
+/** Why cells did not run (n/a, error, timeout): each reason once, with the version, wiring and store it stands for. */
+export function whyNotRun(cells: readonly ResultCell[]): [reason: string, where: string[]][] {
+  const reasons = new Map<string, Set<string>>();
+  for (const c of cells.filter((c) => c.verdict === 'not-applicable' || c.verdict === 'error' || c.verdict === 'timeout')) {
+    const key = `${c.verdict}: ${c.reason ?? ''}`;
+    reasons.set(key, (reasons.get(key) ?? new Set()).add(`${c.version} ${c.wiring}/${c.store}`));
+  }
+  return [...reasons].map(([reason, where]) => [reason, [...where]]);
+}

@@ -7,7 +7,7 @@ import { anchor, HTML, htmlBlocks } from './blocks.js';
 import { esc, urlPart } from './escape.js';
 import { fixChange, guardedFix, guardReadme } from './fix.js';
 import { frameworkSummary } from './framework-summary.js';
-import { frameworkGrid } from './grid.js';
+import { frameworkGrid, whyNotRun } from './grid.js';
 import { indexBlocks } from './index-page.js';
 import { incompleteNote, type ReportInput } from './markdown.js';
 import { sequenceSvg } from './sequence.js';
@@ -38,6 +38,7 @@ table.summary th { font-weight: normal; font-size: 90%; min-width: 6em; }
 table.summary td:nth-child(n+3) { text-align: center; font-size: 120%; }
 table.summary td:nth-child(n+3) a { text-decoration: none; }
 a:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
+div.wide { overflow-x: auto; max-width: 100%; }
 nav { margin-bottom: 1em; }
 details { margin: 1em 0; } summary { cursor: pointer; }
 `;
@@ -71,6 +72,13 @@ ${htmlBlocks(indexBlocks(HTML, input))}
   );
 }
 
+/** The reasons cells did not run, as a list below a framework's grid. */
+function notRun(framework: string, input: ReportInput): string {
+  const reasons = whyNotRun(input.cells.filter((c) => c.framework === framework));
+  if (reasons.length === 0) return '';
+  return `\n<h2 id="not-run">Why some cells did not run</h2>\n<ul>${reasons.map(([reason, where]) => `<li><strong>${esc(reason)}</strong> — ${esc(where.join(', '))}</li>`).join('\n')}</ul>`;
+}
+
 export function frameworkHtml(framework: string, input: ReportInput): string {
   const { columns, rows: grid } = frameworkGrid(framework, input.cells, input.scenarios);
   const rows = grid.map(
@@ -84,10 +92,10 @@ export function frameworkHtml(framework: string, input: ReportInput): string {
     `<p><a href="index.html">All frameworks</a></p><h1>${esc(framework)}</h1>
 ${htmlBlocks(frameworkSummary(HTML, framework, input))}
 <h2 id="every-cell">Every cell</h2>
-<p>${codeSpans(COUNTS)} Each counterexample is drawn as a sequence diagram. Hover an n/a, error or timeout cell for
-its reason; "tracked" links to where ${esc(framework)}'s own docs or issue tracker speak of that failure.</p>
-<table><tr><th>version</th><th>wiring</th><th>store</th>${columns.map((c) => `<th>${esc(c.scenario)}<br>${esc(c.property)}</th>`).join('')}</tr>
-${rows.join('\n')}</table>`,
+<p>${codeSpans(COUNTS)} Each counterexample is drawn as a sequence diagram. Why a cell is n/a, error or timeout is
+listed below the table (and shown on hover); "tracked" links to where ${esc(framework)}'s own docs or issue tracker speak of that failure.</p>
+<div class="wide"><table><tr><th>version</th><th>wiring</th><th>store</th>${columns.map((c) => `<th>${esc(c.scenario)}<br>${esc(c.property)}</th>`).join('')}</tr>
+${rows.join('\n')}</table></div>${notRun(framework, input)}`,
   );
 }
 

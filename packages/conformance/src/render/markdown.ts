@@ -8,7 +8,7 @@ import { anchor, MARKDOWN, markdownBlocks } from './blocks.js';
 import { md, urlPart } from './escape.js';
 import { fixChange, guardedFix, guardReadme } from './fix.js';
 import { frameworkSummary } from './framework-summary.js';
-import { frameworkGrid } from './grid.js';
+import { frameworkGrid, whyNotRun } from './grid.js';
 import { indexBlocks } from './index-page.js';
 import { COUNTS, provenAfter, verdictCell } from './verdict.js';
 
@@ -77,14 +77,10 @@ export function frameworkPage(framework: string, input: ReportInput): string {
   for (const row of rows) {
     lines.push(`| ${md(row.version)} | ${md(row.wiring)} | ${md(row.store)} | ${row.cells.map((c) => (c ? cellText(c, input.triage) : '')).join(' | ')} |`);
   }
-  const reasons = new Map<string, Set<string>>();
-  for (const c of cells.filter((c) => c.verdict === 'not-applicable' || c.verdict === 'error' || c.verdict === 'timeout')) {
-    const key = `${c.verdict}: ${c.reason ?? ''}`;
-    reasons.set(key, (reasons.get(key) ?? new Set()).add(`${c.version} ${c.wiring}/${c.store}`));
-  }
-  if (reasons.size > 0) {
+  const reasons = whyNotRun(cells);
+  if (reasons.length > 0) {
     lines.push('', '## Why some cells did not run', '');
-    for (const [reason, where] of reasons) lines.push(`- **${md(reason)}** — ${md([...where].join(', '))}`);
+    for (const [reason, where] of reasons) lines.push(`- **${md(reason)}** — ${md(where.join(', '))}`);
   }
   return lines.join('\n') + '\n';
 }
