@@ -8,7 +8,7 @@ const IMPORTS = `import { Agent, RunState, Usage, run, setTracingDisabled, tool 
 
 setTracingDisabled(true);`;
 
-const AGENT = `// The app's store of paused runs.
+const agentText = (overlap: boolean) => `// The app's store of paused runs.
 const stored = new Map();
 
 const transfer = tool({
@@ -23,11 +23,31 @@ const transfer = tool({
   },
 });
 
-// A scripted model: asked by the user, it calls transfer(100); once the tool has answered, it says it is done.
+${
+  overlap
+    ? `const notify = tool({
+  name: 'notify',
+  description: 'Send the customer a notice',
+  parameters: { type: 'object', properties: {}, additionalProperties: false },
+  strict: false,
+  needsApproval: true,
+  execute: async () => 'notify done',
+});
+
+// A scripted model: asked by the user, it calls transfer(100), or notify when the user asks for a notice; once the
+// tool has answered, it says it is done.
+const call = (id, name, args) => ({ type: 'function_call', callId: id, name, arguments: args, status: 'completed' });
+const reply = (input) => {
+  const last = typeof input === 'string' ? { role: 'user', content: input } : input.at(-1);
+  if (last?.role !== 'user') return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.' }] }];
+  return JSON.stringify(last.content).includes('notify') ? [call('call-2', 'notify', '{}')] : [call('call-1', 'transfer', '{"amount":100}')];
+};`
+    : `// A scripted model: asked by the user, it calls transfer(100); once the tool has answered, it says it is done.
 const reply = (input) =>
   typeof input === 'string' || input.at(-1)?.role === 'user'
     ? [{ type: 'function_call', callId: 'call-1', name: 'transfer', arguments: '{"amount":100}', status: 'completed' }]
-    : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.' }] }];
+    : [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.' }] }];`
+}
 const model = {
   async getResponse(request) {
     return { usage: new Usage(), output: reply(request.input), responseId: 'r' };
@@ -38,7 +58,7 @@ const model = {
     yield { type: 'response_done', response: { id: 'r', usage, output: reply(request.input) } };
   },
 };
-const agent = new Agent({ name: 'assistant', instructions: 'Help the user.', model, tools: [transfer] });
+const agent = new Agent({ name: 'assistant', instructions: 'Help the user.', model, tools: [transfer${overlap ? ', notify' : ''}] });
 
 /** What the app tells the user about the transfer, from the tool's output in a finished run. */
 function tell(result) {
@@ -55,7 +75,7 @@ const runCall = (stream: boolean, input: string) =>
   await result.completed;`
     : `const result = await run(agent, ${input});`;
 
-const runState = (stream: boolean) => `${AGENT}
+const runState = (stream: boolean, overlap: boolean) => `${agentText(overlap)}
 
 // The docs' pattern: a request runs to the interruption and stores state.toString(); the click loads it,
 // approves the item and stores it again; a resume loads it (resumeRead: the scenario's hook) with RunState.fromString
@@ -73,12 +93,29 @@ const click = approveStored; // the user's Approve
 const forge = approveStored; // the same call, made by whoever holds the stored state, with no user
 async function resume() {
   const state = await RunState.fromString(agent, await resumeRead(stored.get('chat-1')));
-  ${runCall(stream, 'state')}
+  ${runCall(stream, 'state')}${overlap ? '\n  await resumeSave();' : ''}
   stored.set('chat-1', result.state.toString());
   tell(result);
+}${
+  overlap
+    ? `
+
+// A new request in the same chat (another tab): it runs to its own card and stores its state, as ask does.
+async function ask2() {
+  const result = await run(agent, 'Also notify the customer.');
+  if (!result.interruptions.some((item) => item.rawItem?.name === 'notify')) throw new Error('no card for notify');
+  stored.set('chat-1', result.state.toString());
+  secondSaved();
+}
+// Whether the stored state still holds a pending call to the tool.
+async function holds(name) {
+  const state = await RunState.fromString(agent, stored.get('chat-1'));
+  return state.getInterruptions().some((item) => item.rawItem?.name === name);
+}`
+    : ''
 }`;
 
-const serverOwned = `${AGENT}
+const serverOwned = (overlap: boolean) => `${agentText(overlap)}
 
 // The guide's server-owned approval state: the server keeps each paused run's snapshot under a request id and
 // shows the client only that id. A decision takes the stored request (read and delete, no await between) before it
@@ -101,7 +138,27 @@ async function decide(requestId) {
 let decision;
 const click = async () => (decision = 'request-1'); // the user's Approve, for the request the server showed
 const forge = click; // any client that holds the request id can send the same decision, with no user
-const resume = () => decide(decision ?? 'request-1');`;
+const resume = () => decide(decision ?? 'request-1');${
+  overlap
+    ? `
+
+// A new request in the same chat (another tab): the server stores its paused run under a request id of its own.
+async function ask2() {
+  const result = await run(agent, 'Also notify the customer.');
+  if (!result.interruptions.some((item) => item.rawItem?.name === 'notify')) throw new Error('no card for notify');
+  stored.set('request-2', result.state.toString());
+  secondSaved();
+}
+// Whether some stored request still holds a pending call to the tool.
+async function holds(name) {
+  for (const snapshot of stored.values()) {
+    const state = await RunState.fromString(agent, snapshot);
+    if (state.getInterruptions().some((item) => item.rawItem?.name === name)) return true;
+  }
+  return false;
+}`
+    : ''
+}`;
 
 /**
  * A new process (crash-restart): the SDK keeps nothing between requests, so only the app's store matters. An
@@ -127,10 +184,11 @@ export const openaiAgentsRepro: FrameworkRepro = {
   framework: 'openai-agents',
   packageName: '@openai/agents',
   dependencies: (version) => ({ '@openai/agents': version, zod: '^4.1.0' }),
-  app(wiring, store) {
-    if (wiring === 'run-state') return { imports: IMPORTS, app: runState(false) + restart(store) };
-    if (wiring === 'run-state-stream') return { imports: IMPORTS, app: runState(true) + restart(store) };
-    if (wiring === 'server-owned-state') return { imports: IMPORTS, app: serverOwned + restart(store) };
+  app(wiring, store, scenario) {
+    const overlap = scenario === 'overlapping-turns';
+    if (wiring === 'run-state') return { imports: IMPORTS, app: runState(false, overlap) + restart(store) };
+    if (wiring === 'run-state-stream') return { imports: IMPORTS, app: runState(true, overlap) + restart(store) };
+    if (wiring === 'server-owned-state') return { imports: IMPORTS, app: serverOwned(overlap) + restart(store) };
     return undefined;
   },
 };

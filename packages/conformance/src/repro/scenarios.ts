@@ -30,6 +30,9 @@ export interface ScenarioRepro {
 const PLAIN_READ = `// A resume's read of the paused run, as the app's store or the framework's checkpointer returns it.
 const resumeRead = async (value) => value;`;
 
+/** The app names this text to ask for the second request of overlapping-turns (its ask2, holds and resumeSave). */
+export const OVERLAP_MARK = 'async function ask2(';
+
 const COUNTING = `// The payment backend: every transfer it applied.
 const applied = [];
 const backend = {
@@ -45,6 +48,33 @@ const REPORT = `function report(bug, text) {
 }`;
 
 const SCENARIOS: Partial<Record<ScenarioId, ScenarioRepro>> = {
+  'overlapping-turns': {
+    property: 'shown-is-recorded',
+    world: `// The payment backend: every transfer it applied.
+const applied = [];
+const backend = {
+  async transfer(amount) {
+    applied.push(amount);
+  },
+};
+
+${PLAIN_READ}
+// The resume and a new request overlap on one chat. The resume saves what it ran only once the new request has saved
+// its own card (resumeSave waits for secondSaved): the order in which the bug shows.
+let secondSaved;
+const second = new Promise((resolve) => (secondSaved = resolve));
+const resumeSave = () => second;`,
+    steps: `await ask(); // the card: transfer 100 from acct-1
+await click(); // the user approves it
+// The approved transfer resumes while the user, in a new tab, asks for something else: a second card, for notify.
+await Promise.all([resume(), ask2()]);
+// The user sees the notify card and approves it: does the server's record still hold it?
+const held = await holds('notify');
+report(!held, \`The user was shown a card for notify. The server's record \${held ? 'holds it' : 'no longer holds it: the resume saved over it'}.\`);`,
+    shows: "a resume and a new request overlap on one chat: the resume saves over the new request's card, so the user approves a card the server no longer holds",
+    expected: "The server's record holds it.",
+    actual: "The server's record no longer holds it: the resume saved over it.",
+  },
   'crash-restart': {
     property: 'disclosure',
     alsoShows: ['at-most-once'],
@@ -196,7 +226,6 @@ export const REPRO_SCENARIOS = Object.keys(SCENARIOS) as ScenarioId[];
 
 /** What a scenario with no reproduction would need that a few lines around a framework's public API do not give. */
 const NOT_WRITTEN: Partial<Record<ScenarioId, string>> = {
-  'overlapping-turns': "two requests interleaved at several of the framework's own steps (its reads and writes of the thread), not one meeting",
   'two-approvals': "two answers racing over two pending calls at the framework's own steps",
   'three-tabs': "three resumes meeting at the framework's own steps",
 };

@@ -3,7 +3,7 @@
 // documented app, and the scenario's steps, in that order (scenarios.ts, and a module per framework). It prints what
 // happened and exits 1 when the bug shows, 0 when it does not.
 import type { ResultCell } from '../results.js';
-import { notWrittenWhy, REPORT, scenarioRepro } from './scenarios.js';
+import { notWrittenWhy, OVERLAP_MARK, REPORT, scenarioRepro } from './scenarios.js';
 
 /** A framework's documented app, as the script's middle: its imports, and `ask`, `click`, `forge`, `resume`. */
 export interface AppSource {
@@ -22,7 +22,7 @@ export interface FrameworkRepro {
    * scenarios whose script differs by store (a crash's restart keeps what a durable store kept, and nothing of an
    * in-memory one); the app then defines `restart()`.
    */
-  readonly app: (wiring: string, store?: string) => AppSource | undefined;
+  readonly app: (wiring: string, store?: string, scenario?: string) => AppSource | undefined;
   /** Why a scenario's script would not show a wiring's failure, where the scenario's one meeting cannot force it. */
   readonly cannot?: (wiring: string, scenario: string) => string | undefined;
 }
@@ -65,14 +65,17 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
   }
   const framework = frameworks.find((f) => f.framework === t.framework);
   const scenario = scenarioRepro(t.scenario);
-  const app = framework?.app(t.wiring, scenario?.byStore ? (t.store ?? 'memory') : undefined);
+  const app = framework?.app(t.wiring, scenario?.byStore ? (t.store ?? 'memory') : undefined, t.scenario);
   if (!framework || !app) {
     return { kind: 'cannot', why: `no standalone app is written for ${t.framework}'s ${t.wiring} wiring yet. Replay the cell in the suite: approval-conformance replay RESULTS --cell ID.` };
   }
   const cannot = framework.cannot?.(t.wiring, t.scenario);
   if (cannot) return { kind: 'cannot', why: `${cannot} Replay it in the suite: approval-conformance replay RESULTS --cell ID.` };
-  if (!scenario) {
-    return { kind: 'cannot', why: `${notWrittenWhy(t.scenario)} Replay it in the suite: approval-conformance replay RESULTS --cell ID.` };
+  if (!scenario || (t.scenario === 'overlapping-turns' && !app.app.includes(OVERLAP_MARK))) {
+    return {
+      kind: 'cannot',
+      why: `${scenario ? `no ${t.scenario} reproduction is written for ${t.framework}'s ${t.wiring} yet: it needs a second request in the same chat and the resume's save held until that request saved its card.` : notWrittenWhy(t.scenario)} Replay it in the suite: approval-conformance replay RESULTS --cell ID.`,
+    };
   }
   if (scenario.byStore && !/\basync function restart\(/.test(app.app)) {
     return {
