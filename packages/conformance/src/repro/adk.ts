@@ -4,7 +4,7 @@
 // its injected `adk_request_confirmation` call; the app shows that call's original call as the card, and the answer is
 // a new runAsync whose message is the user's function response `{ confirmed }` to it. The session is all ADK keeps:
 // its getSession is what a resume reads, so it goes through the scenario's `resumeRead` while a request resumes.
-import type { FrameworkRepro } from './script.js';
+import { bootAgain, type FrameworkRepro } from './script.js';
 
 const IMPORTS = `import { BaseLlm, FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';`;
 
@@ -90,14 +90,7 @@ async function resume() {
  * process, and no one makes it again (the agent holds no state; the same one serves).
  */
 const restart = (store: string | undefined) =>
-  store === 'memory'
-    ? `
-
-// A new process: a new InMemorySessionService, empty (the session went with the old process), and a runner over it.
-async function restart() {
-  boot();
-}`
-    : '';
+  store === 'memory' ? bootAgain('a new InMemorySessionService, empty (the session went with the old process), and a runner over it') : '';
 
 export const adkRepro: FrameworkRepro = {
   framework: 'adk',

@@ -14,6 +14,7 @@
 // and the checkpointer's files (the server's own FileSystemPersistence), as their last write left them: that write
 // is the 3-second debounce's, which the adapter fires when no request is in flight, and so does the script (its
 // timers stopped): after the user's request, never after the transfer, whose run the crash leaves in flight.
+import { INTERRUPT_NODE } from './langgraph.js';
 import type { FrameworkRepro } from './script.js';
 
 const IMPORTS = `import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,15 +63,7 @@ const app = (strategy: Strategy, byId: boolean, file: boolean) => `// The graph 
 const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
 globalThis.bankGraph = new StateGraph(State)
   .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
-  .addNode('approve', async (state) => {
-    const answer = interrupt({ action: state.action });
-    if (answer?.approved !== true) return { answer, executed: false };
-    await backend.transfer(state.action.amount);
-    return { answer, executed: true };
-  })
-  .addEdge(START, 'propose')
-  .addEdge('propose', 'approve')
-  .addEdge('approve', END)
+${INTERRUPT_NODE}
   .compile(); // the server gives it its checkpointer (a new process defines the same graph: it is kept across one)
 
 // The server's modules. The ops langgraph dev uses (its FileSystemOps over a FileSystemPersistence), made here to reach

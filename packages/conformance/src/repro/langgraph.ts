@@ -2,16 +2,14 @@
 // (it proposes transfer(100)), the next calls interrupt() with it, and on a resume the transfer runs: in that node
 // (`interrupt-node`, the docs' first example) or in the node after it (the other wirings). The checkpointer is the
 // docs' MemorySaver; its getTuple goes through the scenario's `resumeRead` while a request resumes.
-import type { FrameworkRepro } from './script.js';
+import { bootAgain, type FrameworkRepro } from './script.js';
 
 const IMPORTS = `import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } from '@langchain/langgraph';`;
 
 type ResumeBy = 'value' | 'id' | 'id-strict';
 
-const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy) => {
-  const effectNode =
-    effectIn === 'interrupt-node'
-      ? `  .addNode('approve', async (state) => {
+/** The docs' first example: interrupt() in the node, then the transfer on an approval (also the server's graph). */
+export const INTERRUPT_NODE = `  .addNode('approve', async (state) => {
     const answer = interrupt({ action: state.action });
     if (answer?.approved !== true) return { answer, executed: false };
     await backend.transfer(state.action.amount);
@@ -19,7 +17,12 @@ const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy) => {
   })
   .addEdge(START, 'propose')
   .addEdge('propose', 'approve')
-  .addEdge('approve', END)`
+  .addEdge('approve', END)`;
+
+const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy) => {
+  const effectNode =
+    effectIn === 'interrupt-node'
+      ? INTERRUPT_NODE
       : `  .addNode('approve', async (state) => ({ answer: interrupt({ action: state.action }) }))
   .addNode('execute', async (state) => {
     if (state.answer?.approved !== true) return { executed: false };
@@ -79,14 +82,7 @@ ${refused}    told.push('the transfer failed'); // the tool threw inside the gra
 
 /** A new process (crash-restart): a new MemorySaver, as the docs' in-memory checkpointer starts empty. */
 const restart = (store: string | undefined) =>
-  store === 'memory'
-    ? `
-
-// A new process: the graph and its MemorySaver start again, empty (the old one went with the old process).
-async function restart() {
-  boot();
-}`
-    : '';
+  store === 'memory' ? bootAgain('the graph and its MemorySaver start again, empty (the old one went with the old process)') : '';
 
 const WIRINGS: Record<string, ['interrupt-node' | 'next-node', ResumeBy]> = {
   'interrupt-node': ['interrupt-node', 'value'],

@@ -157,3 +157,11 @@ export function reproFor(cell: ResultCell, frameworks: readonly FrameworkRepro[]
   }
   return reproFiles(cell, frameworks, cells);
 }
+
+/** A crash's restart where a new process starts from nothing the store kept: `boot()` again, with why. */
+export const bootAgain = (what: string) => `
+
+// A new process: ${what}.
+async function restart() {
+  boot();
+}`;
