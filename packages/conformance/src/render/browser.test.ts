@@ -51,9 +51,9 @@ describe.skipIf(missing !== undefined)('the HTML report in headless Chromium', (
     expect(grid!.y).toBeLessThan(700);
     expect(grid!.x + grid!.width).toBeLessThanOrEqual(1400);
     // No table makes the page itself scroll sideways: a wide one scrolls in its own box.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(1400);
     await page.goto(pathToFileURL(fileURLToPath(new URL('../../../../reports/langgraph.html', import.meta.url))).href);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(1400);
     expect(await page.locator('#not-run + ul li').count()).toBeGreaterThan(0);
   });
 

@@ -27,11 +27,11 @@ export interface FrameworkRepro {
   readonly cannot?: (wiring: string, scenario: string) => string | undefined;
 }
 
-export interface ReproFiles {
+export type ReproFiles = {
   readonly 'package.json': string;
   readonly 'repro.mjs': string;
   readonly 'README.md': string;
-}
+};
 
 export type ReproPlan =
   | { readonly kind: 'repro'; readonly files: ReproFiles; readonly lines: number }
