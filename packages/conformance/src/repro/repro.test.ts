@@ -119,7 +119,8 @@ describe('what repro says of a cell', () => {
 
   it('a guarded wiring, a scenario or a framework with no script says why it cannot', () => {
     expect(reproFor(cell({ wiring: 'guarded-run-state' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("this suite's approval guard") });
-    expect(reproFor(cell({ scenario: 'overlapping-turns', property: 'shown-is-recorded' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('overlapping-turns') });
+    expect(reproFor(cell({ framework: 'langgraph', version: '1.7.3', wiring: 'interrupt-node', scenario: 'overlapping-turns', property: 'shown-is-recorded' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("no overlapping-turns reproduction is written for langgraph's interrupt-node") });
+    expect(reproFor(cell({ scenario: 'three-tabs' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('three-tabs') });
     expect(reproFor(cell({ framework: 'langgraph', version: '1.7.3', wiring: 'interrupt-node', store: 'sqlite', scenario: 'crash-restart', property: 'at-most-once' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph's interrupt-node on the sqlite store") });
     expect(reproFor(cell({ framework: 'langgraph-server', wiring: 'interrupt' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph-server's interrupt") });
     expect(reproFor(cell({ framework: 'mastra', version: '1.71.0', wiring: 'one-time-approval' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('the first transfer held') });
