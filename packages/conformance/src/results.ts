@@ -159,6 +159,7 @@ export async function readResults(file: string): Promise<ResultsFile> {
 
 /** The cell `id` of a results file, with a counterexample, or a UsageError saying what is missing and what to do. */
 export async function cellWithCounterexample(file: string, id: string | undefined): Promise<ResultCell> {
+  if (id === undefined) throw new UsageError(`--cell ID is needed; run 'approval-conformance replay ${file}' to list them.`);
   const cell = cellOf(await readResults(file), file, id);
   if (!cell.counterexample) throw new UsageError(`cell '${cell.id}' is ${cell.verdict}: it has no counterexample.`);
   return cell;

@@ -47,7 +47,7 @@ describe('Progress', () => {
     const lines: string[] = [];
     const io = { out: () => {}, err: (text: string) => void lines.push(text) };
     const target = { framework: 'lg', version: '1.0', spec: 'lg' };
-    const progress = new Progress(io, false, [target], new CostEstimate(earlier));
+    const progress = new Progress(io, false, [target], new CostEstimate(earlier), false, 0);
     const units = scenarios.map((scenario) => ({ key: `a/memory/${scenario}`, wiring: 'a', store: 'memory', scenario, properties: [] }));
     progress.planned(target, units);
     return { lines, progress, target, units };
@@ -59,13 +59,13 @@ describe('Progress', () => {
     progress.finished(target, [unit('1.0', 'a', 'replay', 12)]);
     progress.started(target, units[1]!);
     // One unit of two is done, but a thousandth of the work: too little to tell the time left from.
-    expect(lines[1]).toMatch(/^\[2\/2\] lg@1\.0 a memory double-resume · \d+:\d\d elapsed, 0% done\n$/);
+    expect(lines[1]).toMatch(/^\[1\/2 done\] running lg@1\.0 a memory double-resume · \d+:\d\d elapsed, 0% done\n$/);
   });
 
   it('tells the time left once enough of the work is done, from how fast it went', () => {
     const { lines, progress, target, units } = planned('double-resume', 'replay');
     progress.finished(target, [unit('1.0', 'a', 'double-resume', 8000)]);
     progress.started(target, units[1]!);
-    expect(lines[0]).toMatch(/^\[2\/2\] lg@1\.0 a memory replay · \d+:\d\d elapsed, 99% done, ETA \d+:\d\d\n$/);
+    expect(lines[0]).toMatch(/^\[1\/2 done\] running lg@1\.0 a memory replay · \d+:\d\d elapsed, 99% done, ETA \d+:\d\d\n$/);
   });
 });

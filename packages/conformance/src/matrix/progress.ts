@@ -35,8 +35,12 @@ export class Progress {
   #done = 0;
   #doneCost = 0;
 
+  /** How long a run goes before it shows an ETA (tests set 0: none waits for the clock). */
+  readonly #etaAfterMs: number;
+
   /** `verbose`: also a line as each unit ends, with its schedules and time. */
-  constructor(io: Io, quiet: boolean, targets: readonly Target[], estimate: CostEstimate, verbose = false) {
+  constructor(io: Io, quiet: boolean, targets: readonly Target[], estimate: CostEstimate, verbose = false, etaAfterMs = 60_000) {
+    this.#etaAfterMs = etaAfterMs;
     this.#io = io;
     this.#quiet = quiet;
     this.#verbose = verbose && !quiet;
@@ -70,7 +74,7 @@ export class Progress {
       // versions and starting the workers weigh too much in it (the first estimates ran 3-4 times high, and 15 times
       // right after --resume): the ETA waits for a tenth of this run's work and a minute of it.
       const rate = this.#doneCost / elapsed;
-      eta = `, ${Math.floor(share * 100)}% done${share >= 0.1 && elapsed >= 60_000 ? `, ETA ${clock(left / rate)}` : ''}`;
+      eta = `, ${Math.floor(share * 100)}% done${share >= 0.1 && elapsed >= this.#etaAfterMs ? `, ETA ${clock(left / rate)}` : ''}`;
     }
     // The count is of units finished, so it never reads as more than the results file holds.
     this.#io.err(
