@@ -75,6 +75,15 @@ const runCall = (stream: boolean, input: string) =>
   await result.completed;`
     : `const result = await run(agent, ${input});`;
 
+/** overlapping-turns' second request: a new message in the same chat, run to its notify card and stored under `key`. */
+const ask2 = (key: string, how: string) => `// A new request in the same chat (another tab): ${how}.
+async function ask2() {
+  const result = await run(agent, 'Also notify the customer.');
+  if (!result.interruptions.some((item) => item.rawItem?.name === 'notify')) throw new Error('no card for notify');
+  stored.set('${key}', result.state.toString());
+  secondSaved();
+}`;
+
 const runState = (stream: boolean, overlap: boolean) => `${agentText(overlap)}
 
 // The docs' pattern: a request runs to the interruption and stores state.toString(); the click loads it,
@@ -100,13 +109,7 @@ async function resume() {
   overlap
     ? `
 
-// A new request in the same chat (another tab): it runs to its own card and stores its state, as ask does.
-async function ask2() {
-  const result = await run(agent, 'Also notify the customer.');
-  if (!result.interruptions.some((item) => item.rawItem?.name === 'notify')) throw new Error('no card for notify');
-  stored.set('chat-1', result.state.toString());
-  secondSaved();
-}
+${ask2('chat-1', 'it runs to its own card and stores its state, as ask does')}
 // Whether the stored state still holds a pending call to the tool.
 async function holds(name) {
   const state = await RunState.fromString(agent, stored.get('chat-1'));
@@ -142,13 +145,7 @@ const resume = () => decide(decision ?? 'request-1');${
   overlap
     ? `
 
-// A new request in the same chat (another tab): the server stores its paused run under a request id of its own.
-async function ask2() {
-  const result = await run(agent, 'Also notify the customer.');
-  if (!result.interruptions.some((item) => item.rawItem?.name === 'notify')) throw new Error('no card for notify');
-  stored.set('request-2', result.state.toString());
-  secondSaved();
-}
+${ask2('request-2', 'the server stores its paused run under a request id of its own')}
 // Whether some stored request still holds a pending call to the tool.
 async function holds(name) {
   for (const snapshot of stored.values()) {
