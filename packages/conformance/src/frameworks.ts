@@ -24,6 +24,11 @@ export interface Framework {
   readonly name: string;
   /** The npm package whose releases are the framework's versions; none for the built-in reference. */
   readonly npm?: string;
+  /**
+   * The adapter package (a name, or a folder for a test's fixture), whose code is part of its units' keys
+   * (`run --reuse`); without it, its units always run.
+   */
+  readonly adapter?: string;
   /** Versions in the workspace, newest first: they load without installing anything. */
   readonly pinned: readonly string[];
   /** The first version the adapter drives. */
@@ -151,6 +156,7 @@ const notPinnedHere = (name: string, version: string) =>
 
 const REFERENCE: Framework = {
   name: 'reference',
+  adapter: '@approval-conformance/adapter-reference',
   pinned: ['0.0.0'],
   oldest: '0.0.0',
   defaults: () => ['0.0.0'],
@@ -177,6 +183,7 @@ const LANGGRAPH_PACKAGES = [
 
 const LANGGRAPH: Framework = {
   name: 'langgraph',
+  adapter: '@approval-conformance/adapter-langgraph',
   npm: '@langchain/langgraph',
   pinned: ['1.7.3', '0.2.74'],
   oldest: '0.2.0',
@@ -213,6 +220,7 @@ const AI_PACKAGES = ['ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', 'zod'];
 
 const AI: Framework = {
   name: 'ai',
+  adapter: '@approval-conformance/adapter-ai-sdk',
   npm: 'ai',
   pinned: ['7.0.173', '6.0.326', '5.0.277'],
   oldest: '5.0.0',
@@ -250,6 +258,7 @@ const OPENAI_AGENTS_PACKAGES = ['@openai/agents', '@openai/agents-core', '@opena
 
 const OPENAI_AGENTS: Framework = {
   name: 'openai-agents',
+  adapter: '@approval-conformance/adapter-openai-agents',
   npm: '@openai/agents',
   pinned: ['0.20.0', '0.14.3'],
   oldest: '0.0.1',
@@ -281,6 +290,7 @@ const MASTRA_PACKAGES = ['@mastra/core', '@mastra/libsql', '@libsql/client', 'zo
 
 const MASTRA: Framework = {
   name: 'mastra',
+  adapter: '@approval-conformance/adapter-mastra',
   npm: '@mastra/core',
   pinned: ['1.71.0', '1.0.4'],
   oldest: '0.18.0',
@@ -323,6 +333,7 @@ const LANGGRAPH_SERVER_PACKAGES = [
 
 const LANGGRAPH_SERVER: Framework = {
   name: 'langgraph-server',
+  adapter: '@approval-conformance/adapter-langgraph-server',
   npm: '@langchain/langgraph-api',
   pinned: ['1.5.1'],
   // The first release that starts in-process (`@langchain/langgraph-api/server`); both multitask_strategy and
@@ -363,6 +374,7 @@ const ADK_PACKAGES = ['@google/adk', '@google/genai', '@mikro-orm/core', '@mikro
 
 const ADK: Framework = {
   name: 'adk',
+  adapter: '@approval-conformance/adapter-adk',
   npm: '@google/adk',
   pinned: ['2.0.0', '0.1.2'],
   // The first release: toolContext.requestConfirmation and the adk_request_confirmation call are in 0.1.2.

@@ -27,6 +27,8 @@ export interface ResultCell {
   readonly findings?: readonly string[];
   /** Wall-clock milliseconds the cell's exploration took (shared by the properties of one scenario run). */
   readonly ms?: number;
+  /** The unit's key: a digest of everything that can change its verdict (`run --reuse` copies a unit whose key matches). */
+  readonly key?: string;
 }
 
 /** One framework version the run covered, as installed. */
@@ -47,6 +49,8 @@ export interface ResultTarget {
   readonly wirings?: readonly { readonly id: string; readonly description: string; readonly docsDefault?: true; readonly remedy?: string }[];
   /** Set when the version could not be installed or imported: every cell of it is then an error. */
   readonly error?: string;
+  /** The parts of its units' keys (`run --reuse` says which one differs): the suite, the adapter, the installed tree, Node. */
+  readonly keys?: { readonly suite: string; readonly adapter: string; readonly tree: string; readonly node: string };
 }
 
 export interface Environment {

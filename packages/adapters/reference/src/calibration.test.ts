@@ -23,6 +23,18 @@ import { skipStore } from '@approval-conformance/testkit';
 import { WIRINGS } from './wirings.js';
 
 const doubleResume = SCENARIOS.get('double-resume')!;
+
+/**
+ * Each double-resume cell explored once per reduction setting, however many tests below read it: the agreement with
+ * the model, the lengths with and without reductions, and the replays all look at the same explorations.
+ */
+const explored = new Map<string, ReturnType<typeof exploreCell>>();
+function explore(wiring: string, store: string, reduce: boolean) {
+  const key = `${wiring} ${store} ${reduce}`;
+  if (!explored.has(key)) explored.set(key, exploreCell({ adapter: referenceAdapter, wiring, store, scenario: doubleResume }, { reduce }));
+  return explored.get(key)!;
+}
+
 const MODEL_PROPERTIES: readonly ModelPropertyId[] = ['at-most-once', 'no-resurrection'];
 
 /** The model's step names for a history of the reference runtime: restore, check, spend, effect, record. */
@@ -67,7 +79,7 @@ describe.each(STORES)('calibration on the %s store', (store) => {
     const model = checkSwitches(switches);
 
     it.each(store === 'postgres' ? [true] : [true, false])('agrees with the design model (reduction %s)', async (reduce) => {
-      const cell = await exploreCell({ adapter: referenceAdapter, wiring, store, scenario: doubleResume }, { reduce });
+      const cell = await explore(wiring, store, reduce);
       expect(cell.exhausted).toBe(true);
 
       for (const property of MODEL_PROPERTIES) {
@@ -96,7 +108,7 @@ describe.each(STORES)('calibration on the %s store', (store) => {
         // The model's properties are checked step for step above; fresh-view, which the model has no invariant for,
         // is held to the unreduced explorer's length, which no declaration can change.
         const lengths = async (reduce: boolean) => {
-          const cell = await exploreCell({ adapter: referenceAdapter, wiring, store, scenario: doubleResume }, { reduce });
+          const cell = await explore(wiring, store, reduce);
           return Object.fromEntries(cell.verdicts.map((v) => [v.property, `${v.verdict} ${v.counterexample?.steps ?? ''}`.trim()]));
         };
         expect(await lengths(true)).toEqual(await lengths(false));
@@ -105,7 +117,7 @@ describe.each(STORES)('calibration on the %s store', (store) => {
 
     it('replays every counterexample it reports, event for event', async () => {
       const subject = { adapter: referenceAdapter, wiring, store, scenario: doubleResume };
-      const cell = await exploreCell(subject);
+      const cell = await explore(wiring, store, true);
       for (const { counterexample } of cell.verdicts) {
         if (!counterexample) continue;
         const again = await replaySchedule(subject, counterexample.schedule);

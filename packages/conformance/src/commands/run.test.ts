@@ -72,7 +72,16 @@ describe('approval-conformance run', () => {
     expect(results.schemaVersion).toBe(2);
     expect(results.environment.node).toBe(process.version);
     expect(results.targets).toEqual([
-      { framework: 'reference', version: '0.0.0', spec: 'reference', packages: {}, units: 20, wirings: expect.arrayContaining([{ id: 'cas-fresh', description: expect.any(String) }]) },
+      {
+        framework: 'reference',
+        version: '0.0.0',
+        spec: 'reference',
+        packages: {},
+        units: 20,
+        wirings: expect.arrayContaining([{ id: 'cas-fresh', description: expect.any(String) }]),
+        // The parts of its units' keys, for --reuse.
+        keys: { suite: expect.stringMatching(/^[0-9a-f]{64}$/), adapter: expect.stringMatching(/^[0-9a-f]{64}$/), tree: 'builtin', node: process.version },
+      },
     ]);
     expect(results).toMatchObject({ planned: ['reference@0.0.0'], complete: true });
     const amo = results.cells.find((c: { id: string }) => c.id === 'reference@0.0.0/after-snapshot/memory/double-resume/at-most-once');

@@ -13,6 +13,8 @@ import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/po
 import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../matrix/shard.js';
 import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
+import { packageDigest, suiteDigest, treeOf, unitDigest, type KeyParts } from '../matrix/keys.js';
+import { reuseFor } from '../matrix/reuse.js';
 import { reportsFolder, writeReports } from '../render/reports.js';
 import { writableFolder } from '../destination.js';
 import { invokedAs } from '../invoked-as.js';
@@ -22,7 +24,7 @@ import { renderTarget, renderTargetSummary } from '../render/run-tables.js';
 import { stepSummary } from '../render/step-summary.js';
 import { textTable } from '../render/table.js';
 import { shortVerdict, verdictCounts, VERDICTS } from '../render/verdict.js';
-import type { ResultCell, ResultTarget, RunOptions, ShardInfo } from '../results.js';
+import { readResults, type ResultCell, type ResultTarget, type RunOptions, type ShardInfo } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command, Io } from './command.js';
@@ -72,6 +74,12 @@ Options:
                      finished cells are kept, not run again. With the
                      --framework it was run with, or some of its versions;
                      another version is refused unless --extend is given
+  --reuse RESULTS    copy each unit whose key matches one in RESULTS instead of
+                     running it: the key is a digest of everything that can
+                     change its verdict (the suite's code and lockfile, the
+                     adapter, the version's installed tree, Node, the unit and
+                     the options). Says how many were copied and why the rest
+                     ran. Every run records the keys in its results
   --extend           with --resume: also run versions the results did not
                      plan, adding their cells to the same file (another
                      framework's row in a published report, say)
@@ -128,6 +136,7 @@ Examples:
   approval-conformance run --framework langgraph@1.7.3 --scenario double-resume
   approval-conformance run --framework ai@7 --out my-reports # the last of each 7.x minor line
   approval-conformance run --json results.json --resume      # go on after Ctrl-C
+  approval-conformance run --reuse reports/results.json      # rerun only what changed since reports/
   approval-conformance run --framework ai@latest --junit junit.xml --fail-on fail,error
 
 ${exitCodesHelp('--fail-on fail, and a cell failed', 'a version would not install or import; with --fail-on error,\n     a cell is error or timeout')}`;
@@ -186,6 +195,7 @@ export const runCommand: Command = {
       out: { type: 'string' },
       resume: { type: 'boolean' },
       extend: { type: 'boolean' },
+      reuse: { type: 'string' },
       shard: { type: 'string' },
       jobs: { type: 'string' },
       timeout: { type: 'string' },
@@ -287,6 +297,8 @@ export const runCommand: Command = {
     } else if (values.metadata !== undefined) {
       throw new UsageError('--metadata explains cells in reports; give --out DIR (or run the default matrix) to write them.');
     }
+    // The results to copy units from, read (and checked) before anything runs.
+    const reuseFrom = values.reuse === undefined ? undefined : await readResults(resolve(values.reuse));
     // The triage metadata is checked now: a mistake in it must not cost the run its reports.
     const triage = outDir ? await triageForReports(outDir, values.metadata) : [];
     const filters = {
@@ -331,9 +343,51 @@ export const runCommand: Command = {
       const all = Object.values(split.info.units).reduce((n, units) => n + units.length, 0);
       log(`Shard ${shard.index}/${shard.count}: ${count} of the plan's ${all} units, in ${mine.size} framework version${mine.size === 1 ? '' : 's'}.`);
     }
+    /** Each version's key parts, once known (after its worker loaded it, or from what is installed here). */
+    const parts = new Map<string, KeyParts | string>();
+    /** Adapter packages' digests, read once a run (a long-lived process, such as a test's, may see them change). */
+    const adapterDigests = new Map<string, string>();
+    const partsOf = (t: Target): KeyParts | string => {
+      const key = `${t.framework}@${t.version}`;
+      const known = parts.get(key);
+      if (typeof known === 'object') return known;
+      const found = keyParts(t, adapterDigests);
+      parts.set(key, found);
+      return found;
+    };
+    if (reuseFrom) {
+      let copiedUnits = 0;
+      const whole: string[] = [];
+      const why: string[] = [];
+      for (const target of [...todo]) {
+        const key = `${target.framework}@${target.version}`;
+        const reused = reuseFor(reuseFrom, target, partsOf(target), { ...filters }, options);
+        const cells = [...reused.units.values()].flat();
+        if (reused.whole) {
+          journal.target({ ...reused.whole, spec: target.spec });
+          todo = todo.filter((t) => t !== target);
+          whole.push(key);
+        }
+        if (cells.length > 0) {
+          await journal.add(cells);
+          done = new Map(done).set(key, new Set([...(done.get(key) ?? []), ...reused.units.keys()]));
+          copiedUnits += reused.units.size;
+        }
+        if (reused.why) why.push(`  ${key}: ${reused.why}`);
+      }
+      log(
+        `Reusing ${shown(values.reuse!)}: copied ${copiedUnits} unit${copiedUnits === 1 ? '' : 's'} whose keys match; ` +
+          `${whole.length} of ${targets.length} version${targets.length === 1 ? '' : 's'} need no worker.` +
+          (why.length ? ` What runs, and why:\n${why.join('\n')}` : todo.length ? ' The rest are not in it.' : ''),
+      );
+    }
     await journal.flush();
     if (!quiet) {
-      io.err(`Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`);
+      io.err(
+        todo.length === 0 && reuseFrom
+          ? `Nothing to run: every unit of ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} was copied.\n`
+          : `Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`,
+      );
       if (values.resume) io.err(`${resumeLine(journal, targets, todo, jsonFile!)}\n`);
     }
 
@@ -364,6 +418,9 @@ export const runCommand: Command = {
       },
       {
         plan(target, { packages, nodeEngines, wirings, units: all }, units) {
+          // Installed by now: its tree can be read.
+          parts.delete(`${target.framework}@${target.version}`);
+          const keys = partsOf(target);
           journal.target({
             framework: target.framework,
             version: target.version,
@@ -373,6 +430,7 @@ export const runCommand: Command = {
             units: all.length,
             wirings,
             ...(target.source === undefined ? {} : { source: target.source }),
+            ...(typeof keys === 'object' ? { keys } : {}),
           });
           progress.planned(target, units);
         },
@@ -380,7 +438,8 @@ export const runCommand: Command = {
           progress.started(target, unit);
         },
         async cells(target, cells) {
-          await journal.add(cells);
+          const keys = partsOf(target);
+          await journal.add(typeof keys === 'object' ? cells.map((c) => withKey(c, keys, filters, options)) : cells);
           progress.finished(target, cells);
         },
         failed(target, reason) {
@@ -464,6 +523,25 @@ async function splitPlan(
     return costs.unit(target.slice(0, at), target.slice(at + 1), { wiring, store, scenario: scenario as ScenarioId });
   });
   return { info: { index: shard.index, count: shard.count, plan: planDigest(suite, options, shard.count, units), units }, failed };
+}
+
+/** A version's key parts, or why it has none (keys.ts): its units then always run. */
+function keyParts(target: Target, adapterDigests: Map<string, string>): KeyParts | string {
+  const fw = framework(target.framework);
+  if (fw.adapter === undefined) return 'its adapter has no package to digest, so it always runs';
+  const tree = treeOf(fw, target.version, target.source);
+  if (tree === undefined) {
+    return target.source !== undefined ? 'a local build is never copied' : 'it is not installed here, so its installed tree cannot be compared (this run installs it)';
+  }
+  const adapter = adapterDigests.get(fw.adapter) ?? adapterDigests.set(fw.adapter, packageDigest(fw.adapter)).get(fw.adapter)!;
+  return { suite: suiteDigest(), adapter, tree, node: process.version };
+}
+
+/** A finished cell with its unit's key (not a version's `*` error cells: they belong to no unit). */
+function withKey(cell: ResultCell, parts: KeyParts, filters: { properties?: readonly PropertyId[] }, options: ExploreOptions): ResultCell {
+  if (cell.wiring === '*') return cell;
+  const properties = SCENARIOS.get(cell.scenario)!.properties.filter((p) => filters.properties?.includes(p) ?? true);
+  return { ...cell, key: unitDigest(parts, { ...cell, properties }, options) };
 }
 
 /** 3 when the run could not complete (a version would not load; error cells with --fail-on error), 1 when a fail trips --fail-on fail. */

@@ -78,7 +78,15 @@ export const FRAMEWORKS: Framework[] = [
       return { adapter: flipping(version), packages: { flipping: version } };
     },
   },
-  { name: 'unreliable', ...base, load: async (version) => ({ adapter: unreliable(version), packages: { unreliable: version } }) },
+  {
+    name: 'unreliable',
+    ...base,
+    // Its adapter's code, for `run --reuse`: a folder a test can change (UNRELIABLE_ADAPTER), or none.
+    get adapter() {
+      return process.env['UNRELIABLE_ADAPTER'];
+    },
+    load: async (version) => ({ adapter: unreliable(version), packages: { unreliable: version } }),
+  },
   {
     name: 'uninstallable',
     ...base,

@@ -1,0 +1,123 @@
+// A unit's key: a digest of everything that can change its verdict, so that `run --reuse RESULTS` can copy a unit
+// whose key matches instead of running it again. The parts:
+//   suite    the suite's own code that runs a unit (core, the guard, the runner; not the reports' rendering) and,
+//            in a clone, the workspace's lockfile, which pins every dependency and the frameworks' pinned versions
+//   adapter  the framework's adapter package
+//   tree     the framework version's installed tree: `builtin` (the reference runtime), `workspace` (a version pinned in
+//            a clone: the lockfile above covers it), or the digest of its install's package-lock.json in the cache
+//   node     the Node version, which schedules the microtasks every interleaving is made of
+// and the unit itself (wiring, store, scenario, properties) with the exploration options. A part that cannot be known
+// (a local build, a version not installed here) has no key: its units always run.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheRoot, type ExploreOptions } from '@approval-conformance/core';
+import type { Unit } from './protocol.js';
+
+const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
+
+/** Files that never change what a unit does: tests, their fixtures, type declarations, source maps. */
+const IGNORED = /(\.test\.[cm]?[jt]s|\.fixtures\.[cm]?[jt]s|\.d\.[cm]?ts|\.map|\.tsbuildinfo)$/;
+
+/** Every file under `dir` but the ignored ones and the `skip` folders (relative to `dir`), each with its contents. */
+export function digestFolder(dir: string, skip: readonly string[] = []): string {
+  const hash = createHash('sha256');
+  const walk = (at: string) => {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(at, entry.name);
+      const rel = relative(dir, path).split(sep).join('/');
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && !skip.includes(rel)) walk(path);
+      } else if (entry.isFile() && !IGNORED.test(entry.name)) {
+        hash.update(`${rel}\0${sha(readFileSync(path))}\n`);
+      }
+    }
+  };
+  walk(dir);
+  return hash.digest('hex');
+}
+
+/** A package's root folder (where its package.json is) and the folder its entry loads from (`src` or `dist`). */
+function packageCode(entry: string): { root: string; code: string } {
+  let dir = dirname(entry);
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${entry}`);
+    dir = up;
+  }
+  const first = relative(dir, entry).split(sep)[0]!;
+  return { root: dir, code: join(dir, first) };
+}
+
+/** A package's code and manifest, by name (resolved as the runner loads it) or as a folder (a test's fixture). */
+export function packageDigest(nameOrFolder: string, skip: readonly string[] = []): string {
+  if (nameOrFolder.startsWith('/')) return digestFolder(nameOrFolder, skip);
+  const { root, code } = packageCode(createRequire(import.meta.url).resolve(nameOrFolder));
+  return sha(`${readFileSync(join(root, 'package.json'), 'utf8')}\0${digestFolder(code, skip)}`);
+}
+
+/** The workspace's lockfile, when the runner runs from a clone's source. */
+function lockfile(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  if (!here.endsWith('.ts')) return undefined;
+  const lock = join(dirname(here), '..', '..', '..', '..', 'pnpm-lock.yaml');
+  return existsSync(lock) ? sha(readFileSync(lock)) : undefined;
+}
+
+let suite: string | undefined;
+
+/** The suite part: core, the guard, the runner (not its reports' rendering, nor the reproductions), the lockfile. */
+export function suiteDigest(): string {
+  suite ??= sha(
+    [
+      packageDigest('@approval-conformance/core'),
+      packageDigest('@approval-conformance/guard'),
+      sha(`${readFileSync(join(packageCode(fileURLToPath(import.meta.url)).root, 'package.json'), 'utf8')}\0${digestFolder(packageCode(fileURLToPath(import.meta.url)).code, ['render', 'repro'])}`),
+      lockfile() ?? 'no lockfile',
+    ].join('\n'),
+  );
+  return suite;
+}
+
+/** Whether the runner runs from a clone's TypeScript source, where pinned versions load from the workspace. */
+export const fromSource = () => fileURLToPath(import.meta.url).endsWith('.ts');
+
+/**
+ * What a framework version loads, as a digest: `builtin`, `workspace`, `npm:<digest of its package-lock.json>`; or
+ * undefined when it is a local build or not installed here (nothing to compare: its units run).
+ */
+export function treeOf(framework: { name: string; pinned: readonly string[] }, version: string, source: string | undefined): string | undefined {
+  if (source !== undefined) return undefined;
+  if (framework.name === 'reference') return 'builtin';
+  if (fromSource() && framework.pinned.includes(version)) return 'workspace';
+  const lock = join(cacheRoot(), `${framework.name}@${version}`, 'package-lock.json');
+  return existsSync(lock) && statSync(lock).isFile() ? `npm:${sha(readFileSync(lock)).slice(0, 32)}` : undefined;
+}
+
+/** The parts of a unit's key that are the same for every unit of one framework version. */
+export interface KeyParts {
+  readonly suite: string;
+  readonly adapter: string;
+  readonly tree: string;
+  readonly node: string;
+}
+
+/** What of the exploration options can change a verdict (not the timeout, the jobs, the output). */
+function explorationOf(options: ExploreOptions) {
+  return {
+    mode: options.mode ?? 'exhaustive',
+    samples: options.mode === 'sampled' ? (options.samples ?? null) : null,
+    seed: options.seed ?? null,
+    maxSchedules: options.maxSchedules ?? null,
+    reduce: options.reduce ?? true,
+    checkContents: options.checkContents ?? false,
+  };
+}
+
+/** The unit's key: 32 hex digits. */
+export function unitDigest(parts: KeyParts, unit: Pick<Unit, 'wiring' | 'store' | 'scenario' | 'properties'>, options: ExploreOptions): string {
+  const what = { wiring: unit.wiring, store: unit.store, scenario: unit.scenario, properties: [...unit.properties] };
+  return sha(JSON.stringify({ ...parts, unit: what, options: explorationOf(options) })).slice(0, 32);
+}

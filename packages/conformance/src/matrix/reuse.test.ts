@@ -1,0 +1,112 @@
+// `run --reuse RESULTS`: an unchanged run copies every unit and runs none; a change to one adapter's code reruns
+// exactly that adapter's units; a change to the suite's own code reruns everything; each time the output says why.
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { digestFolder } from './keys.js';
+
+process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url));
+const { cli } = await import('../run-io.fixtures.js');
+
+interface Cell {
+  id: string;
+  verdict: string;
+  schedules: number;
+  key?: string;
+  counterexample?: { steps: number };
+}
+const cellsOf = async (file: string) => (JSON.parse(await readFile(file, 'utf8')) as { cells: Cell[] }).cells;
+const outcome = (cells: Cell[]) => cells.map((c) => `${c.id} ${c.verdict} ${c.schedules} ${c.counterexample?.steps ?? ''} ${c.key}`).sort();
+
+let dir: string;
+let log: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ac-reuse-'));
+  log = join(dir, 'units.log');
+  process.env['UNRELIABLE_LOG'] = log;
+  process.env['UNRELIABLE_ADAPTER'] = join(dir, 'adapter');
+  await mkdir(join(dir, 'adapter', 'src'), { recursive: true });
+  await writeFile(join(dir, 'adapter', 'src', 'wirings.ts'), "export const WIRINGS = ['ok'];\n");
+});
+
+/** The reference runtime and the fixture framework (whose adapter is the folder above), one small unit each. */
+const run = (json: string, ...more: string[]) =>
+  cli('run', '--framework', 'reference,unreliable@1.0.0', '--wiring', 'cas-fresh,ok', '--store', 'memory', '--scenario', 'double-resume', '--json', json, ...more);
+/** Which of the fixture's units built worlds (ran), as the fixture logs them. */
+const ranUnits = async () => [...new Set((await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean))];
+
+describe('run --reuse', () => {
+  it('copies every unit of an unchanged run, reruns only the changed adapter\'s units, and everything when the suite changed', async () => {
+    const first = join(dir, 'first.json');
+    expect((await run(first)).code).toBe(0);
+    expect(await ranUnits()).toEqual(['ok/double-resume']);
+    const cells = await cellsOf(first);
+    expect(cells.length).toBeGreaterThan(0);
+    expect(cells.every((c) => /^[0-9a-f]{32}$/.test(c.key ?? ''))).toBe(true);
+
+    // Unchanged: nothing runs, and the results are the same cells, keys and all.
+    await writeFile(log, '');
+    const same = join(dir, 'same.json');
+    const unchanged = await run(same, '--reuse', first);
+    expect(unchanged.code).toBe(0);
+    expect(unchanged.err).toContain(`copied 2 units whose keys match; 2 of 2 versions need no worker`);
+    expect(unchanged.err).toContain('Nothing to run');
+    expect(await ranUnits()).toEqual([]);
+    expect(outcome(await cellsOf(same))).toEqual(outcome(cells));
+
+    // One adapter's code changed: its units run again, the other's are copied.
+    await writeFile(join(dir, 'adapter', 'src', 'wirings.ts'), "export const WIRINGS = ['ok', 'new'];\n");
+    const changed = join(dir, 'changed.json');
+    const adapter = await run(changed, '--reuse', same);
+    expect(adapter.code).toBe(0);
+    expect(adapter.err).toContain('copied 1 unit whose keys match; 1 of 2 versions need no worker');
+    expect(adapter.err).toContain('unreliable@1.0.0: its adapter changed since');
+    expect(adapter.err).not.toContain('reference@0.0.0:');
+    expect(await ranUnits()).toEqual(['ok/double-resume']);
+    const after = await cellsOf(changed);
+    // The verdicts are the same; the rerun unit has a new key, the copied one its old key.
+    expect(after.map((c) => `${c.id} ${c.verdict}`).sort()).toEqual(cells.map((c) => `${c.id} ${c.verdict}`).sort());
+    for (const cell of after) {
+      const was = cells.find((c) => c.id === cell.id)!;
+      expect(cell.key === was.key, cell.id).toBe(cell.id.startsWith('reference@'));
+    }
+
+    // The suite's code changed (as RESULTS records it): every unit runs again, and each version says why.
+    const results = JSON.parse(await readFile(changed, 'utf8')) as { targets: { keys: { suite: string } }[] };
+    for (const target of results.targets) target.keys.suite = target.keys.suite.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    const older = join(dir, 'older-suite.json');
+    await writeFile(older, JSON.stringify(results));
+    await writeFile(log, '');
+    const suite = await run(join(dir, 'again.json'), '--reuse', older);
+    expect(suite.code).toBe(0);
+    expect(suite.err).toContain('copied 0 units whose keys match; 0 of 2 versions need no worker');
+    expect(suite.err).toContain("reference@0.0.0: the suite's code or lockfile changed since");
+    expect(suite.err).toContain("unreliable@1.0.0: the suite's code or lockfile changed since");
+    expect(await ranUnits()).toEqual(['ok/double-resume']);
+  });
+
+  it('reruns a unit run with other options, and refuses RESULTS that are not results', async () => {
+    const first = join(dir, 'first.json');
+    expect((await run(first)).code).toBe(0);
+    const sampled = await run(join(dir, 'sampled.json'), '--reuse', first, '--sampled', '5');
+    expect(sampled.err).toContain('1 unit ran with other options or properties there');
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, '{"cells": 3}');
+    const refused = await run(join(dir, 'x.json'), '--reuse', bad);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('is not a results file');
+  });
+});
+
+describe('digestFolder', () => {
+  it('changes with a file of the code, not with its tests', async () => {
+    const code = join(dir, 'adapter');
+    const before = digestFolder(code);
+    await writeFile(join(code, 'src', 'wirings.test.ts'), 'a test\n');
+    expect(digestFolder(code)).toBe(before);
+    await writeFile(join(code, 'src', 'wirings.ts'), '// changed\n');
+    expect(digestFolder(code)).not.toBe(before);
+  });
+});
