@@ -54,7 +54,8 @@ function fromReport(path: string): Row[] {
     fail(`cannot read ${path} as a vitest JSON report (${(error as Error).message}); write one with VITEST_JSON_REPORT=${path} pnpm test`);
   }
   if (!Array.isArray(report.testResults)) fail(`${path} is not a vitest JSON report (no testResults)`);
-  const rows = report.testResults.map((t) => ({ file: relative(root, t.name), wallS: (t.endTime - t.startTime) / 1000, ok: t.status === 'passed' }));
+  // Named from packages/ on, so that reports written in two clones (CI's, say) line up.
+  const rows = report.testResults.map((t) => ({ file: relative(root, t.name).replace(/^(\.\.\/)+.*?\/(?=packages\/)/, ''), wallS: (t.endTime - t.startTime) / 1000, ok: t.status === 'passed' }));
   const ends = report.testResults.flatMap((t) => [t.startTime, t.endTime]);
   runs.set(rows, (Math.max(...ends) - Math.min(...ends)) / 1000);
   return rows;
