@@ -35,6 +35,8 @@ async function openGuardStore(store: string, scratchDir: string, runtimeStore: A
   if (store === 'memory') return { store: new MemoryGuardStore(), close: () => {} };
   if (store === 'sqlite') {
     const db = new Database(join(scratchDir, 'guard.sqlite'));
+    // As the runtime's own store (sqlite-store.ts): no fsync in a world's scratch database.
+    db.pragma('synchronous = OFF');
     return { store: new SqliteGuardStore(db), close: () => db.close() };
   }
   if (store === 'postgres') {
