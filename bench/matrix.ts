@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { failer, takeFlag } from './args.js';
 
 interface Cell {
   framework: string;
@@ -31,19 +32,8 @@ interface Figures {
 }
 
 const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const at = args.indexOf(name);
-  if (at < 0) return undefined;
-  const value = args[at + 1];
-  if (value === undefined || value.startsWith('--')) fail(`${name} needs a value`);
-  args.splice(at, 2);
-  return value;
-};
-
-function fail(message: string): never {
-  console.error(`bench:matrix: ${message}`);
-  process.exit(2);
-}
+const fail = failer('matrix');
+const flag = (name: string) => takeFlag(args, name, fail);
 
 const clock = (ms: number) => {
   const s = Math.round(ms / 1000);

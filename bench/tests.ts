@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { failer, takeFlag } from './args.js';
 
 interface Row {
   readonly file: string;
@@ -24,18 +25,8 @@ interface Row {
 }
 
 const args = process.argv.slice(2);
-function fail(message: string): never {
-  console.error(`bench:tests: ${message}`);
-  process.exit(2);
-}
-function flag(name: string): string | undefined {
-  const at = args.indexOf(name);
-  if (at < 0) return undefined;
-  const value = args[at + 1];
-  if (value === undefined || value.startsWith('--')) fail(`${name} needs a value`);
-  args.splice(at, 2);
-  return value;
-}
+const fail = failer('tests');
+const flag = (name: string) => takeFlag(args, name, fail);
 
 const root = spawnSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).stdout.trim() || process.cwd();
 const top = Number(flag('--top') ?? Infinity);
