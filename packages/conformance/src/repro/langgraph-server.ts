@@ -8,6 +8,13 @@
 // keyed by the interrupt's id. The server's own workers run the runs. A resume's read of the paused thread is in the
 // ops' run creation (is the thread busy?); it goes through the scenario's `resumeRead` there.
 //
+// overlapping-turns: the second request is a run with new input on the same thread, which the model answers with
+// notify. The resume's request reaches the server only once that run has ended and the app has read its card
+// (`resumeSave`). A run reads, runs and saves inside the server's worker, out of the app's reach, and a run created
+// while another is in flight on the thread is refused (reject) or waits for it (enqueue): the two runs follow each
+// other, and the order that fails, as in the suite's counterexample, is the new request's first. The resume's run then
+// finds the thread paused on notify, and a plain resume value answers whatever the thread waits on.
+//
 // A crash's restart (crash-restart) is the adapter's: `boot()` starts the server again in the same process, with new
 // ops and a new client. On the memory store it is a server in a new folder, without the old one's files (its
 // threads, runs and checkpoints gone). On the file store it is a server over the same folder, reading back the ops'
@@ -59,11 +66,35 @@ const FILE_RUN = (strategy: Strategy) => `const run = async (payload) => {
   }
 };`;
 
-const app = (strategy: Strategy, byId: boolean, file: boolean) => `// The graph the server runs: the model's step, scripted (it proposes transfer(100)), then the approval.
-const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
+/** The approval node for overlapping-turns: an approved action runs as the tool it names (notify is no transfer). */
+const OVERLAP_NODE = INTERRUPT_NODE.replace('    await backend.transfer(', "    if (state.action.tool === 'transfer') await backend.transfer(");
+if (OVERLAP_NODE === INTERRUPT_NODE) throw new Error("langgraph-server repro: INTERRUPT_NODE no longer calls backend.transfer where OVERLAP_NODE expects it");
+
+/** overlapping-turns' second request and what the thread holds, for the app below. */
+const OVERLAP = `
+
+// A new request in the same chat (another tab): a run with a new message on the thread, which the model answers with
+// notify; the run ends at its interrupt, and the app reads the thread's state to show the card.
+async function ask2() {
+  await run({ input: { request: 'notify' } });
+  if (!(await holds('notify'))) throw new Error('no card for notify');
+  secondSaved();
+}
+// Whether the thread's state (its newest checkpoint) still waits on an interrupt for the tool.
+async function holds(name) {
+  const { tasks } = await client.threads.getState(thread);
+  return tasks.some((task) => task.interrupts?.some((it) => it.value?.action?.tool === name));
+}`;
+
+const app = (strategy: Strategy, byId: boolean, file: boolean, overlap = false) => `// The graph the server runs: the model's step, scripted (it proposes transfer(100)${overlap ? ', or notify when the user asks for a\n// notice' : ''}), then the approval.
+const State = Annotation.Root({ ${overlap ? 'request: Annotation(), ' : ''}action: Annotation(), answer: Annotation(), executed: Annotation() });
 globalThis.bankGraph = new StateGraph(State)
-  .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
-${INTERRUPT_NODE}
+${
+  overlap
+    ? `  .addNode('propose', async (state) => ({ action: state.request === 'notify' ? { tool: 'notify' } : { tool: 'transfer', amount: 100 } }))`
+    : `  .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))`
+}
+${overlap ? OVERLAP_NODE : INTERRUPT_NODE}
   .compile(); // the server gives it its checkpointer (a new process defines the same graph: it is kept across one)
 
 // The server's modules. The ops langgraph dev uses (its FileSystemOps over a FileSystemPersistence), made here to reach
@@ -125,7 +156,7 @@ let answer;
 const click = async () => (answer = { approved: true }); // the user's Approve
 const forge = click; // a resume any client of the server can send for the thread: nothing ties it to a human
 async function resume() {
-  let result;
+  let result;${overlap ? '\n  await resumeSave(); // the resume\'s request reaches the server once the new request has saved its card' : ''}
   try {
     result = await run({ command: { resume: ${byId ? '{ [card.id]: answer }' : 'answer'} } });
   } catch (error) {
@@ -136,7 +167,7 @@ async function resume() {
   }
   if (result?.__error__) told.push('the transfer failed'); // the tool threw inside the run: the app shows the error
   else if (result?.executed === true) told.push('the transfer happened');
-}`;
+}${overlap ? OVERLAP : ''}`;
 
 const WIRINGS: Record<string, [Strategy, boolean]> = {
   reject: ['reject', false],
@@ -174,8 +205,8 @@ export const langgraphServerRepro: FrameworkRepro = {
     '@langchain/langgraph-sdk': '^1.15.0',
     '@langchain/core': '^1.1.48',
   }),
-  app(wiring, store) {
+  app(wiring, store, scenario) {
     const shape = WIRINGS[wiring];
-    return shape ? { imports: IMPORTS, app: app(...shape, store === 'file') + restart(store) } : undefined;
+    return shape ? { imports: IMPORTS, app: app(...shape, store === 'file', scenario === 'overlapping-turns') + restart(store) } : undefined;
   },
 };

@@ -1,7 +1,9 @@
 // LangGraph.js in a standalone reproduction: the human-in-the-loop docs' graph. A node stands for the model's step
 // (it proposes transfer(100)), the next calls interrupt() with it, and on a resume the transfer runs: in that node
 // (`interrupt-node`, the docs' first example) or in the node after it (the other wirings). The checkpointer is the
-// docs' MemorySaver; its getTuple goes through the scenario's `resumeRead` while a request resumes.
+// docs' MemorySaver; its getTuple goes through the scenario's `resumeRead` while a request resumes. For
+// overlapping-turns the app also takes a second request (a new message on the same thread, which the model answers
+// with notify) and holds the resume after its read until that request has saved its card (`resumeSave`).
 import { bootAgain, type FrameworkRepro } from './script.js';
 
 const IMPORTS = `import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } from '@langchain/langgraph';`;
@@ -19,7 +21,49 @@ export const INTERRUPT_NODE = `  .addNode('approve', async (state) => {
   .addEdge('propose', 'approve')
   .addEdge('approve', END)`;
 
-const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy) => {
+/**
+ * The resume's read, and for overlapping-turns the hold after it: before the resume's step, since LangGraph draws the
+ * id of the checkpoint a step saves (the newest id is the thread's state) when the step ends, inside invoke. The
+ * suite's counterexample holds the resume at its transfer until the new request has drawn its card's checkpoint, and
+ * the resume's put until that request has read its card back; a hold at the put alone leaves the card the newest.
+ */
+const resumeReadOf = (overlap: boolean) =>
+  overlap
+    ? `  saver.getTuple = async (config) => {
+    const tuple = await getTuple(config);
+    if (!config.configurable?.resuming) return tuple;
+    const read = await resumeRead(tuple);
+    resumeHasRead(); // the new request comes in now
+    await resumeSave();
+    return read;
+  };`
+    : `  saver.getTuple = async (config) => {
+    const tuple = await getTuple(config);
+    return config.configurable?.resuming ? resumeRead(tuple) : tuple;
+  };`;
+
+/** overlapping-turns' second request and what the thread holds, for the app below. */
+const OVERLAP = `
+
+// A new request in the same chat (another tab): a new message on the thread, sent while the resume runs (once it has
+// read the thread). LangGraph starts a new run from it; the model proposes notify, and the run stops at its interrupt.
+// invoke returns once the run's checkpoints are saved; the app reads the thread's state to show the card.
+let hasRead;
+const resumeHasRead = () => hasRead();
+const readByResume = new Promise((resolve) => (hasRead = resolve));
+async function ask2() {
+  await readByResume;
+  await graph.invoke({ request: 'notify' }, { configurable: { thread_id: 'chat-1' } });
+  if (!(await holds('notify'))) throw new Error('no card for notify');
+  secondSaved();
+}
+// Whether the thread's state (its newest checkpoint) still waits on an interrupt for the tool.
+async function holds(name) {
+  const state = await graph.getState({ configurable: { thread_id: 'chat-1' } });
+  return state.tasks.some((task) => task.interrupts?.some((it) => it.value?.action?.tool === name));
+}`;
+
+const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy, overlap = false) => {
   const effectNode =
     effectIn === 'interrupt-node'
       ? INTERRUPT_NODE
@@ -40,21 +84,30 @@ const app = (effectIn: 'interrupt-node' | 'next-node', resumeBy: ResumeBy) => {
       ? `    if (error?.name === 'UnknownInterruptError') return; // strict mode refused a consumed id: nothing ran
 `
       : '';
-  return `const State = Annotation.Root({ action: Annotation(), answer: Annotation(), executed: Annotation() });
+  return `const State = Annotation.Root({ ${overlap ? 'request: Annotation(), ' : ''}action: Annotation(), answer: Annotation(), executed: Annotation() });
 
 // The checkpointer, as the docs set it up, and the graph over it (boot: a process's start). A resume's read of the
-// thread goes through the scenario's resumeRead.
+// thread goes through the scenario's resumeRead${
+    overlap
+      ? `; the resume then waits there, before its step, until the new
+// request has saved its card (resumeSave). LangGraph makes the resume's checkpoint (its id, which orders the
+// thread's checkpoints) when the step ends, inside invoke: held only at its save, the resume's checkpoint would be
+// older than the card's, and the card would stay the thread's state`
+      : ''
+  }.
 let graph;
 function boot() {
   const saver = new MemorySaver();
   const getTuple = saver.getTuple.bind(saver);
-  saver.getTuple = async (config) => {
-    const tuple = await getTuple(config);
-    return config.configurable?.resuming ? resumeRead(tuple) : tuple;
-  };
+${resumeReadOf(overlap)}
   graph = new StateGraph(State)
-    // The model's step, scripted: it proposes transfer(100).
-    .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))
+${
+  overlap
+    ? `    // The model's step, scripted: it proposes transfer(100), or notify when the user asks for a notice.
+    .addNode('propose', async (state) => ({ action: state.request === 'notify' ? { tool: 'notify' } : { tool: 'transfer', amount: 100 } }))`
+    : `    // The model's step, scripted: it proposes transfer(100).
+    .addNode('propose', async () => ({ action: { tool: 'transfer', amount: 100 } }))`
+}
 ${effectNode.replace(/^/gm, '  ')}
     .compile({ checkpointer: saver });
 }
@@ -77,7 +130,7 @@ async function resume() {
   } catch (error) {
 ${refused}    told.push('the transfer failed'); // the tool threw inside the graph: the app shows the error
   }
-}`;
+}${overlap ? OVERLAP : ''}`;
 };
 
 /** A new process (crash-restart): a new MemorySaver, as the docs' in-memory checkpointer starts empty. */
@@ -96,8 +149,8 @@ export const langgraphRepro: FrameworkRepro = {
   packageName: '@langchain/langgraph',
   // The @langchain/core line the version asks for as its peer: 0.3 before LangGraph 1.
   dependencies: (version) => ({ '@langchain/langgraph': version, '@langchain/core': version.startsWith('0.') ? '^0.3.0' : '^1.0.0' }),
-  app(wiring, store) {
+  app(wiring, store, scenario) {
     const shape = WIRINGS[wiring];
-    return shape ? { imports: IMPORTS, app: app(...shape) + restart(store) } : undefined;
+    return shape ? { imports: IMPORTS, app: app(...shape, scenario === 'overlapping-turns') + restart(store) } : undefined;
   },
 };

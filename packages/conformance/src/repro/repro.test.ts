@@ -22,6 +22,7 @@ const PINS = [
   { framework: 'ai', version: '7.0.173', modules: 'packages/adapters/ai-sdk/pins/v7/node_modules' },
   { framework: 'openai-agents', version: '0.20.0', modules: 'packages/adapters/openai-agents/pins/v0_20/node_modules' },
   { framework: 'langgraph', version: '1.7.3', modules: 'packages/adapters/langgraph/pins/v1/node_modules' },
+  { framework: 'langgraph', version: '0.2.74', modules: 'packages/adapters/langgraph/pins/v0/node_modules' },
   { framework: 'adk', version: '2.0.0', modules: 'packages/adapters/adk/pins/v2/node_modules' },
   { framework: 'mastra', version: '1.71.0', modules: 'packages/adapters/mastra/pins/v1_71/node_modules' },
   { framework: 'langgraph-server', version: '1.5.1', modules: 'packages/adapters/langgraph-server/pins/v1/node_modules' },
@@ -36,11 +37,12 @@ const WIRINGS: Record<string, readonly string[]> = {
   langgraph: ['interrupt-node', 'strict-resume'],
   adk: ['require-confirmation'],
   mastra: ['agent-approval', 'workflow-suspend'],
-  'langgraph-server': ['reject'],
+  'langgraph-server': ['reject', 'reject-by-id'],
 };
 
-// A server takes seconds to start: its scripts run for a pass and a fail only (scripts/repro-check.sh runs them all).
-const ONLY: Record<string, readonly string[]> = { 'langgraph-server': ['double-resume', 'tamper'] };
+// A server takes seconds to start: its scripts run for a pass and a fail only (scripts/repro-check.sh runs them all),
+// and overlapping-turns, whose verdict differs by how the resume names the interrupt.
+const ONLY: Record<string, readonly string[]> = { 'langgraph-server': ['double-resume', 'tamper', 'overlapping-turns'] };
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -121,7 +123,7 @@ describe('what repro says of a cell', () => {
 
   it('a guarded wiring, a scenario or a framework with no script says why it cannot', () => {
     expect(reproFor(cell({ wiring: 'guarded-run-state' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("this suite's approval guard") });
-    expect(reproFor(cell({ framework: 'langgraph', version: '1.7.3', wiring: 'interrupt-node', scenario: 'overlapping-turns', property: 'shown-is-recorded' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("no overlapping-turns reproduction is written for langgraph's interrupt-node") });
+    expect(reproFor(cell({ framework: 'ai', version: '6.0.0', wiring: 'native-approval', scenario: 'overlapping-turns', property: 'shown-is-recorded' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("no overlapping-turns reproduction is written for ai's native-approval") });
     expect(reproFor(cell({ scenario: 'three-tabs' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('three-tabs') });
     expect(reproFor(cell({ framework: 'langgraph', version: '1.7.3', wiring: 'interrupt-node', store: 'sqlite', scenario: 'crash-restart', property: 'at-most-once' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph's interrupt-node on the sqlite store") });
     expect(reproFor(cell({ framework: 'langgraph-server', wiring: 'interrupt' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph-server's interrupt") });

@@ -70,10 +70,10 @@ await click(); // the user approves it
 await Promise.all([resume(), ask2()]);
 // The user sees the notify card and approves it: does the server's record still hold it?
 const held = await holds('notify');
-report(!held, \`The user was shown a card for notify. The server's record \${held ? 'holds it' : 'no longer holds it: the resume saved over it'}.\`);`,
-    shows: "a resume and a new request overlap on one chat: the resume saves over the new request's card, so the user approves a card the server no longer holds",
+report(!held, \`The user was shown a card for notify. The server's record \${held ? 'holds it' : 'no longer holds it: the resume overwrote it, or answered it'}.\`);`,
+    shows: "a resume and a new request overlap on one chat: the resume saves over the new request's card, or answers it, so the user approves a card the server no longer holds",
     expected: "The server's record holds it.",
-    actual: "The server's record no longer holds it: the resume saved over it.",
+    actual: "The server's record no longer holds it: the resume overwrote it, or answered it.",
   },
   'crash-restart': {
     property: 'disclosure',
