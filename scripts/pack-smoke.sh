@@ -17,6 +17,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+# shellcheck source=scripts/better-sqlite3.sh
+. scripts/better-sqlite3.sh
 
 keep=false
 build=true
@@ -126,33 +128,7 @@ scripted=$(node -e '
 echo "    installed; packages with install scripts: ${scripted:-none}"
 took
 
-installed_sqlite=$(node -p 'require("better-sqlite3/package.json").version')
-workspace_sqlite=$(cd "$repo/packages/adapters/reference" && node -p 'require.resolve("better-sqlite3/package.json")' 2>/dev/null)
-if $reuse_native && [ -n "$workspace_sqlite" ] && [ "$(node -p "require('$workspace_sqlite').version")" = "$installed_sqlite" ] &&
-  [ -f "$(dirname "$workspace_sqlite")/build/Release/better_sqlite3.node" ]; then
-  step "better-sqlite3 $installed_sqlite: the binary the workspace built, in place of the prebuilt one npm would download"
-  mkdir -p node_modules/better-sqlite3/build/Release
-  cp "$(dirname "$workspace_sqlite")/build/Release/better_sqlite3.node" node_modules/better-sqlite3/build/Release/ || die "could not copy the workspace's better-sqlite3 binary"
-  node -e 'new (require("better-sqlite3"))(":memory:").prepare("select 1").get()' || die "better-sqlite3 does not load with the workspace's binary"
-  took
-else
-step "build better-sqlite3 from source (npm rebuild --build-from-source)"
-# The Node headers installed with Node, when they match this Node: no download (node-gyp's default is to fetch them).
-nodedir=$(node -e '
-  const { readFileSync } = require("fs"); const { dirname, join } = require("path");
-  for (const prefix of [join(dirname(process.execPath), ".."), "/usr", "/usr/local"]) {
-    try {
-      const text = readFileSync(join(prefix, "include/node/node_version.h"), "utf8");
-      const part = (n) => new RegExp(`#define NODE_${n}_VERSION (\\d+)`).exec(text)[1];
-      if (`v${part("MAJOR")}.${part("MINOR")}.${part("PATCH")}` === process.version) { console.log(prefix); break; }
-    } catch {}
-  }
-')
-npm_config_nodedir=${npm_config_nodedir:-$nodedir} npm rebuild better-sqlite3 --build-from-source --loglevel=error >"$work/rebuild.log" 2>&1 ||
-  { tail -30 "$work/rebuild.log" >&2; die "building better-sqlite3 failed (see above; node-gyp needs python3, make and a C++ compiler)"; }
-node -e 'new (require("better-sqlite3"))(":memory:").prepare("select 1").get()' || die "better-sqlite3 does not load after its build"
-took
-fi
+better_sqlite3_binary "$repo/packages/adapters/reference" "$reuse_native" "$work/rebuild.log"
 
 # A fresh cache, so a framework version installs from the registry here, as it does for a user.
 export APPROVAL_CONFORMANCE_CACHE="$work/cache"

@@ -154,12 +154,26 @@ async function installing<T>(name: string, version: string, pinned: readonly str
 const notPinnedHere = (name: string, version: string) =>
   `${name}@${version} is pinned only in the suite's workspace; here it installs on demand (once), like any other version`;
 
+/**
+ * The reference runtime's one version: its package's, as the adapter reports it (a release moves it; a version written
+ * here once left every reference cell an error after the first `changeset version`).
+ */
+let referenceVersion: string | undefined;
+const builtIn = (): string =>
+  (referenceVersion ??= (
+    JSON.parse(readFileSync(packageJson(createRequire(import.meta.url), '@approval-conformance/adapter-reference'), 'utf8')) as { version: string }
+  ).version);
+
 const REFERENCE: Framework = {
   name: 'reference',
   adapter: '@approval-conformance/adapter-reference',
-  pinned: ['0.0.0'],
-  oldest: '0.0.0',
-  defaults: () => ['0.0.0'],
+  get pinned() {
+    return [builtIn()];
+  },
+  get oldest() {
+    return builtIn();
+  },
+  defaults: () => [builtIn()],
   async shape() {
     const { referenceAdapter, STORES } = await import('@approval-conformance/adapter-reference');
     return { wirings: referenceAdapter.wirings.map((w) => w.id), stores: STORES };
