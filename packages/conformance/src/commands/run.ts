@@ -81,8 +81,10 @@ Options:
                      the options). Says how many were copied and why the rest
                      ran. Every run records the keys in its results
   --extend           with --resume: also run versions the results did not
-                     plan, adding their cells to the same file (another
-                     framework's row in a published report, say)
+                     plan, or wirings, stores and scenarios their options
+                     left out (give the old lists and what to add), adding
+                     the cells to the same file (another framework's row,
+                     or a wiring, in a published report, say)
   --shard I/N        run only this machine's share of the units (1 ≤ I ≤ N),
                      split the same way on every machine, balanced by what
                      each unit cost in the published results; needs --json
@@ -165,6 +167,7 @@ function resumeLine(journal: Journal, targets: readonly Target[], todo: readonly
     else left += Math.max(0, total - (done.get(keyOf(t))?.size ?? 0));
   }
   const rest = unknown > 0 ? `, and ${unknown} version${unknown === 1 ? '' : 's'} not started yet (counted as they load)` : '';
+  if (journal.widened) return `Resuming ${shown(file)}: keeps ${kept} finished unit${kept === 1 ? '' : 's'}; ${left} left of the units it planned${rest}, and those of the wirings, stores or scenarios this run adds (counted as they load).`;
   return `Resuming ${shown(file)}: keeps ${kept} finished unit${kept === 1 ? '' : 's'}; ${left} left in the versions begun${rest}.`;
 }
 
@@ -268,8 +271,11 @@ export const runCommand: Command = {
     // Filters are checked against every wiring and store the chosen frameworks have, before anything runs.
     const frameworks = [...new Set(targets.map((t) => t.framework))];
     const shapes = await Promise.all(frameworks.map((name) => FRAMEWORKS.find((f) => f.name === name)!.shape()));
-    const wirings = list('--wiring', values.wiring, [...new Set(shapes.flatMap((s) => s.wirings))]);
-    const stores = list('--store', values.store, [...new Set(shapes.flatMap((s) => s.stores))]);
+    // A resumed run gives the lists its results were run with, which may name other frameworks' wirings (it goes on
+    // with some of the versions): there every framework's names are known.
+    const known = values.resume ? [...shapes, ...(await Promise.all(FRAMEWORKS.filter((f) => !frameworks.includes(f.name)).map((f) => f.shape())))] : shapes;
+    const wirings = list('--wiring', values.wiring, [...new Set(known.flatMap((s) => s.wirings))]);
+    const stores = list('--store', values.store, [...new Set(known.flatMap((s) => s.stores))]);
     // A framework's default versions leave what it runs only on the newest (`newestOnly`) to the newest.
     targets = targets.map((t) => {
       const versions = defaults.get(t.framework);
@@ -287,7 +293,7 @@ export const runCommand: Command = {
       if ((await stat(jsonFile).catch(() => undefined))?.isDirectory()) throw new UsageError(`--json ${values.json} is a folder; name a file (for example ${join(values.json, 'results.json')}).`);
       await writableFolder(dirname(jsonFile), `the folder of --json ${values.json}`);
     }
-    if (values.extend && !values.resume) throw new UsageError('--extend adds versions to the results a run continues: use it with --resume.');
+    if (values.extend && !values.resume) throw new UsageError('--extend adds versions, wirings, stores or scenarios to the results a run continues: use it with --resume.');
     if (shard && jsonFile === undefined) {
       throw new UsageError(`--shard ${shard.index}/${shard.count} needs somewhere to write its results for 'merge': give --json FILE or --out DIR.`);
     }

@@ -144,6 +144,29 @@ describe('the runner, when a framework goes wrong', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).planned).toEqual(['flipping@1.0.9', 'unreliable@1.0.0']);
   });
 
+  it('adds wirings to the results it continues with --extend, runs only those, and refuses to drop one', async () => {
+    const file = join(dir, 'results.json');
+    await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'ok', '--json', file);
+    const worlds = (wiring: string) => readFileSync(process.env['UNRELIABLE_LOG']!, 'utf8').split('\n').filter((l) => l === `${wiring}/double-resume`).length;
+    const okWorlds = worlds('ok');
+    expect(okWorlds).toBeGreaterThan(0);
+    const before = readFileSync(file, 'utf8');
+    // Without --extend, another wiring list is other options.
+    const plain = await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'ok,hang', '--json', file, '--resume');
+    expect(plain).toMatchObject({ code: 2, err: expect.stringMatching(/was run with other options/) });
+    // With it, a list that leaves out a wiring the results ran is still refused, and says which.
+    const dropped = await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'hang', '--json', file, '--resume', '--extend');
+    expect(dropped).toMatchObject({ code: 2, err: expect.stringMatching(/--extend may add wirings, stores, scenarios, but this run leaves out wirings ok/) });
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    // A list that adds one: only the new wiring runs, and the results record the longer list.
+    expect(await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'ok,hang', '--json', file, '--resume', '--extend')).toMatchObject({ code: 0 });
+    expect(worlds('ok')).toBe(okWorlds);
+    expect(worlds('hang')).toBeGreaterThan(0);
+    const after = JSON.parse(readFileSync(file, 'utf8')) as { options: { wirings: string[] }; cells: Cell[]; complete: boolean };
+    expect(after.cells.map((c) => `${c.wiring}:${c.verdict}`)).toEqual([...Array(3).fill('ok:pass'), ...Array(3).fill('hang:pass')]);
+    expect(after).toMatchObject({ options: { wirings: ['ok', 'hang'] }, complete: true });
+  });
+
   it('refuses to resume with other options than the results were run with', async () => {
     const file = join(dir, 'results.json');
     await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);

@@ -25,6 +25,25 @@ export function compareTargets(a: { framework: string; version: string }, b: { f
   return va ? -1 : vb ? 1 : a.version.localeCompare(b.version);
 }
 
+/** The lists of what a run covers: --extend may add to them. */
+const LISTED = ['wirings', 'stores', 'scenarios'] as const;
+
+/**
+ * How `now` leaves out what `was` covered, or changes how its units run (`undefined`: it only adds to the lists). A
+ * list left out covers everything, so it includes any list, and no list includes it.
+ */
+function narrowedBy(was: RunOptions, now: RunOptions): string | undefined {
+  for (const name of LISTED) {
+    const [before, after] = [was[name], now[name]];
+    if (after === undefined) continue;
+    if (before === undefined) return `names only some ${name}, where the results ran all`;
+    const dropped = before.filter((x) => !after.includes(x));
+    if (dropped.length > 0) return `leaves out ${name} ${dropped.join(', ')}`;
+  }
+  const rest = (o: RunOptions) => JSON.stringify({ ...o, wirings: 0, stores: 0, scenarios: 0 });
+  return rest(was) === rest(now) ? undefined : 'explores another way or checks other properties (mode, seed, schedules, reductions or --property)';
+}
+
 export class Journal {
   readonly #file: string | undefined;
   readonly #environment: Environment;
@@ -46,6 +65,8 @@ export class Journal {
   #resumed = false;
   /** Resumed with --extend: versions the results did not plan may join them. */
   #extend = false;
+  /** Resumed with --extend and longer lists of wirings, stores or scenarios than the results were run with. */
+  #widened = false;
   /** Set once the run is interrupted: what finishes after that is not written (its worker was stopped too). */
   #stopped = false;
 
@@ -64,16 +85,24 @@ export class Journal {
       return fresh;
     }
     const previous = await readResults(file);
-    // Cells from other options would mix with these and read as one run: refuse.
+    // Cells from other options would mix with these and read as one run: refuse. With --extend, the lists of what
+    // to run (wirings, stores, scenarios) may grow: the cells kept are the same units either way. Not the properties:
+    // a unit that ran is not run again, so a property added would be missing from it.
     if (previous.options && JSON.stringify(previous.options) !== JSON.stringify(options)) {
-      throw new UsageError(
-        `${file} was run with other options (${JSON.stringify(previous.options)}); resume it with the same ones, or write to a new file.`,
-      );
+      const narrowed = extend ? narrowedBy(previous.options, options) : undefined;
+      if (!extend || narrowed !== undefined) {
+        const why = narrowed === undefined ? '' : ` (--extend may add ${LISTED.join(', ')}, but this run ${narrowed})`;
+        throw new UsageError(
+          `${file} was run with other options (${JSON.stringify(previous.options)})${why}; resume it with the same ones, or write to a new file.`,
+        );
+      }
     }
+    const widened = previous.options !== undefined && JSON.stringify(previous.options) !== JSON.stringify(options);
     const journal = new Journal(file, env, previous.started ?? new Date().toISOString());
     journal.#options = options;
     journal.#resumed = true;
     journal.#extend = extend;
+    journal.#widened = widened;
     journal.#resumedShard = previous.shard;
     journal.#shard = previous.shard;
     journal.#planned = [...(previous.planned ?? [])];
@@ -97,6 +126,11 @@ export class Journal {
       throw new UsageError(`${this.#file} is shard ${this.#resumedShard.index}/${this.#resumedShard.count}; resume it with --shard ${this.#resumedShard.index}/${this.#resumedShard.count}, not ${shard.index}/${shard.count}.`);
     }
     this.#shard = shard;
+  }
+
+  /** Whether this run adds wirings, stores or scenarios to the results it continues (`--extend`). */
+  get widened(): boolean {
+    return this.#widened;
   }
 
   /** Unit keys finished per target, for the workers to skip. */

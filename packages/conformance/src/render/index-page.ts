@@ -185,13 +185,27 @@ function failures(f: Inline, w: WiringOutcome, triage: readonly TriageEntry[]): 
     });
 }
 
+/**
+ * How many properties a wiring keeps under every schedule, and what the others are where none fails: a pass from a
+ * cut-short exploration, a failure inside an admitted gap or no verdict is not "keeps".
+ */
+function keeps(w: WiringOutcome): string {
+  const count = (status: PropertyOutcome['status']) => [...w.properties.values()].filter((o) => o.status === status).length;
+  if (w.holding === w.judged) return `keeps all ${plural(w.holding, 'property', 'properties')} it was checked for, in every scenario and store.`;
+  const others = [
+    [count('holds-partly-explored'), 'holds where explored, not under every schedule', 'hold where explored, not under every schedule'],
+    [count('allowed'), 'fails only inside a gap the scenario admits', 'fail only inside a gap the scenario admits'],
+    [count('broken'), 'has no verdict (error or timeout)', 'have no verdict (error or timeout)'],
+  ] as const;
+  const rest = others.filter(([n]) => n > 0).map(([n, one, many]) => `${n} ${n === 1 ? one : many}`);
+  const kept = `keeps ${w.holding} of the ${plural(w.judged, 'property', 'properties')} it was checked for`;
+  return rest.length === 0 ? `${kept}.` : `${kept} under every schedule; ${rest.join('; ')}.`;
+}
+
 function wiringItem(f: Inline, title: string, w: WiringOutcome, triage: readonly TriageEntry[], after = ''): Item {
   const fails = failures(f, w, triage);
   const what = w.description ? ` ${f.text(`(${w.description})`)}` : '';
-  const verdict =
-    fails.length === 0
-      ? f.text(`: keeps all ${plural(w.holding, 'property', 'properties')} it was checked for, in every scenario and store.`)
-      : f.text(`: keeps ${w.holding} of the ${w.judged} properties it was checked for.`);
+  const verdict = f.text(`: ${keeps(w)}`);
   // What the item adds (the fix's page, how to add the guard) comes before the list of what still fails.
   const inline = `${f.strong(`${f.text(title)} ${f.code(w.wiring)}`)}${what}${verdict}${after}${fails.length === 0 ? '' : f.text(' Still fails:')}`;
   return fails.length === 0 ? inline : { inline, items: fails };

@@ -63,6 +63,21 @@ describe('the Markdown reports', () => {
     expect(refused.err).toMatch(/remedy/);
   });
 
+  it('never count a pass from a cut-short exploration as kept', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    const partly = (property: 'at-most-once' | 'no-resurrection') =>
+      cell({ version: '7.0.0', verdict: 'pass', wiring: 'guarded-native-approval', property, exhaustive: false, schedules: 1500 });
+    await writeFile(file, JSON.stringify(results([failing('7.0.0'), partly('at-most-once'), partly('no-resurrection')])));
+    expect((await cli('report', file)).code).toBe(0);
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain(
+      '`guarded-native-approval`**: keeps 0 of the 2 properties it was checked for under every schedule; 2 hold where explored, not under every schedule.',
+    );
+    expect(index).not.toMatch(/keeps all 0/);
+    expect(index).toContain('`native-approval`**: keeps 0 of the 1 property it was checked for. Still fails:');
+  });
+
   it('say when the run did not finish, and which planned versions have not run', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
     const file = join(dir, 'results.json');
