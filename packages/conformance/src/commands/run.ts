@@ -11,6 +11,7 @@ import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
 import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../matrix/shard.js';
+import { unitProperties } from '../matrix/units.js';
 import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
 import { packageDigest, suiteDigest, treeOf, unitDigest, type KeyParts } from '../matrix/keys.js';
@@ -546,8 +547,7 @@ function keyParts(target: Target, adapterDigests: Map<string, string>): KeyParts
 /** A finished cell with its unit's key (not a version's `*` error cells: they belong to no unit). */
 function withKey(cell: ResultCell, parts: KeyParts, filters: { properties?: readonly PropertyId[] }, options: ExploreOptions): ResultCell {
   if (cell.wiring === '*') return cell;
-  const properties = SCENARIOS.get(cell.scenario)!.properties.filter((p) => filters.properties?.includes(p) ?? true);
-  return { ...cell, key: unitDigest(parts, { ...cell, properties }, options) };
+  return { ...cell, key: unitDigest(parts, { ...cell, properties: unitProperties(cell.scenario, filters) }, options) };
 }
 
 /** 3 when the run could not complete (a version would not load; error cells with --fail-on error), 1 when a fail trips --fail-on fail. */

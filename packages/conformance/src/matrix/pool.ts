@@ -5,6 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { SCENARIOS, WORKER_TAG_ENV, type ExploreOptions, type PropertyId, type ScenarioId, type Verdict } from '@approval-conformance/core';
+import { unitProperties } from './units.js';
 import { cellId, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { dropLeftoverSchemas, newWorkerTag } from './leftovers.js';
@@ -84,7 +85,7 @@ export function unfinishedCells(target: Target, unit: Pick<Unit, 'wiring' | 'sto
 /** Error cells for a version that never loaded: one per scenario and property, on every wiring and store (`*`). */
 export function loadFailedCells(target: Target, filters: WorkerTask['filters'], reason: string, mode: ExploreOptions['mode']) {
   return filters.scenarios.flatMap((scenario: ScenarioId) => {
-    const properties = SCENARIOS.get(scenario)!.properties.filter((p: PropertyId) => filters.properties?.includes(p) ?? true);
+    const properties = unitProperties(scenario, filters);
     return unfinishedCells(target, { wiring: '*', store: '*', scenario, properties }, 'error', reason, mode);
   });
 }

@@ -2,6 +2,7 @@
 // A unit is copied when its key (keys.ts) is the one RESULTS recorded for it and it finished there (no error or
 // timeout); a framework version all of whose units are copied starts no worker at all.
 import { runsOn, SCENARIOS, type ExploreOptions } from '@approval-conformance/core';
+import { unitProperties } from './units.js';
 import type { ResultCell, ResultsFile, ResultTarget } from '../results.js';
 import type { Target } from './pool.js';
 import { unitKey, type WorkerTask } from './protocol.js';
@@ -60,7 +61,7 @@ export function reuseFor(
     // Only the units this run would run: its filters, the version's own narrowing, the scenario's wirings.
     if (!spec || !scope.scenarios.includes(scenario) || !(scope.wirings?.includes(wiring) ?? true) || !(scope.stores?.includes(store) ?? true)) continue;
     if (!runsOn(spec, wiring)) continue;
-    const properties = spec.properties.filter((p) => filters.properties?.includes(p) ?? true);
+    const properties = unitProperties(scenario, filters);
     if (properties.length === 0) continue;
     const digest = unitDigest(parts, { wiring, store, scenario, properties }, options);
     const same = cells.length === properties.length && properties.every((p) => cells.some((c) => c.property === p && c.key === digest));
