@@ -22,6 +22,8 @@ function unreliable(version: string): Adapter {
       // Every world built leaves a line, so a test can tell which units ran, and how many schedules.
       const log = process.env['UNRELIABLE_LOG'];
       if (log) appendFileSync(log, `${env.wiring}/${env.scenario}\n`);
+      // Where a world that dies keeps its files: the runner must remove them after its worker.
+      if (log && env.wiring !== 'ok') appendFileSync(log, `scratch ${env.scratchDir}\n`);
       if (env.wiring === 'crash') process.exit(3);
       const world = await referenceAdapter.createWorld({ ...env, wiring: 'cas-fresh' });
       // A world on PostgreSQL has made its schema by now; hanging here leaves it for the runner to drop.

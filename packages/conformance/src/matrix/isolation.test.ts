@@ -75,6 +75,10 @@ describe('the runner, when a framework goes wrong', () => {
     );
     expect(cells.filter((c) => c.wiring === 'ok').map((c) => c.verdict)).toEqual(['pass', 'pass', 'pass']);
     expect(cells).toHaveLength(9);
+    // The worlds that hung or crashed left their scratch folders; each worker's temporary folder went with it.
+    const scratch = [...readFileSync(process.env['UNRELIABLE_LOG']!, 'utf8').matchAll(/^scratch (.+)$/gm)].map((m) => m[1]!);
+    expect(scratch.length).toBeGreaterThanOrEqual(2);
+    expect(scratch.filter((path) => existsSync(path))).toEqual([]);
   });
 
   it.skipIf(skipStore('postgres'))('drops the PostgreSQL schemas a stopped worker left behind', async () => {

@@ -1,7 +1,12 @@
 // A worker stopped mid-unit (past --timeout, or crashed) cannot drop the PostgreSQL schemas its worlds made. The
 // runner gives each worker a random tag, and worlds name their schemas `w_<tag>_...` (core's worldNamePrefix), so
-// the runner drops exactly that worker's once it is gone, even on a server other runners share.
+// the runner drops exactly that worker's once it is gone, even on a server other runners share. Nor can it remove
+// the temporary folders its worlds and frameworks made: each worker gets a temporary folder of its own (TMPDIR),
+// which the runner removes once it is gone.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /** A fresh tag for a worker process: lowercase hex, valid in an unquoted identifier. */
@@ -27,4 +32,30 @@ export async function dropLeftoverSchemas(tag: string): Promise<number> {
   } finally {
     await client?.end().catch(() => undefined);
   }
+}
+
+/**
+ * A temporary folder for one worker process, and the environment that makes it the worker's `os.tmpdir()`; `remove`
+ * deletes it with whatever the worker left there (call it once the worker has exited).
+ */
+export function workerTmp(): { readonly env: Record<string, string>; readonly remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'approval-conformance-worker-'));
+  // A runner that exits first (Ctrl-C stops its workers and leaves) removes it on the way out.
+  if (!hooked) process.once('exit', removeLive);
+  hooked = true;
+  live.add(dir);
+  const remove = () => {
+    live.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { env: { TMPDIR: dir, TMP: dir, TEMP: dir }, remove };
+}
+
+/** The workers' temporary folders not removed yet. */
+const live = new Set<string>();
+let hooked = false;
+
+function removeLive(): void {
+  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+  live.clear();
 }

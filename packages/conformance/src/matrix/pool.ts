@@ -8,7 +8,7 @@ import { SCENARIOS, WORKER_TAG_ENV, type ExploreOptions, type PropertyId, type S
 import { unitProperties } from './units.js';
 import { cellId, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
-import { dropLeftoverSchemas, newWorkerTag } from './leftovers.js';
+import { dropLeftoverSchemas, newWorkerTag, workerTmp } from './leftovers.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
 export interface Target {
@@ -131,12 +131,13 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
   let idleDeaths = 0;
   for (;;) {
     const tag = newWorkerTag();
+    const tmp = workerTmp();
     const outcome = await new Promise<Outcome>((resolve, reject) => {
       const child: ChildProcess = fork(file, [], {
         execArgv,
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-        env: { ...process.env, [WORKER_TAG_ENV]: tag },
+        env: { ...process.env, ...tmp.env, [WORKER_TAG_ENV]: tag },
       });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
@@ -211,6 +212,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
       child.on('close', () => {
         clearTimeout(timer);
         clearTimeout(loading);
+        tmp.remove();
         const [code, signal] = [exitCode, exitSignal];
         void chain.then(() => {
           if (finished) return resolve(finished);
@@ -289,7 +291,8 @@ export async function planTargets(targets: readonly Target[], pool: Omit<PoolOpt
 function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Planned> {
   const { file, execArgv } = workerCommand();
   return new Promise<Planned>((resolve, reject) => {
-    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const tmp = workerTmp();
+    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...tmp.env } });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     let planned: Planned | undefined;
@@ -312,6 +315,7 @@ function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Pl
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      tmp.remove();
       resolve(planned ?? { error: lostReason(code, signal, stderr) });
     });
     child.send(taskFor(target, pool, [], true));
