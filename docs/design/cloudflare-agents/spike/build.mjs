@@ -1,10 +1,11 @@
-// Bundle src/worker.ts into one ES module for workerd.
+// Bundle the worker into one ES module for workerd: src/worker.ts alone (spike 1: spike.mjs, probe.mjs), or
+// src/entry.ts, which imports the prelude first (spike 2: det.mjs, smoke2.mjs, with the CLOCK binding).
 import { build } from "esbuild";
 import { builtinModules } from "node:module";
-export async function bundle(outfile = new URL("./dist/worker.js", import.meta.url).pathname) {
+export async function bundle(outfile = new URL("./dist/worker.js", import.meta.url).pathname, entry = "worker.ts") {
   const t0 = performance.now();
   await build({
-    entryPoints: [new URL("./src/worker.ts", import.meta.url).pathname],
+    entryPoints: [new URL(`./src/${entry}`, import.meta.url).pathname],
     outfile,
     bundle: true,
     format: "esm",
