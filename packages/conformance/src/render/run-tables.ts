@@ -70,11 +70,12 @@ export function renderTargetSummary(target: { framework: string; version: string
       const mine = cells.filter((c) => c.wiring === wiring && c.store === store);
       if (mine.length === 0) continue;
       const properties = [...new Set(mine.map((c) => c.property))];
-      const kept = properties.filter((p) => mine.filter((c) => c.property === p).every((c) => c.verdict === 'pass'));
       const unproven = mine.filter((c) => c.verdict === 'pass' && !c.exhaustive);
       const failing = properties.filter((p) => mine.some((c) => c.property === p && (c.verdict === 'fail' || c.verdict === 'allowed')));
       const other = mine.filter((c) => c.verdict === 'error' || c.verdict === 'timeout');
       const judged = properties.filter((p) => mine.some((c) => c.property === p && c.verdict !== 'not-applicable'));
+      // Kept: every cell that ran passed; a scenario that does not apply to the wiring neither keeps nor breaks it.
+      const kept = judged.filter((p) => mine.filter((c) => c.property === p && c.verdict !== 'not-applicable').every((c) => c.verdict === 'pass'));
       if (judged.length === 0) {
         out.push(`${wiring}/${store}: not applicable`);
         continue;
