@@ -4,8 +4,8 @@
 // the temporary folders its worlds and frameworks made: each worker gets a temporary folder of its own (TMPDIR),
 // which the runner removes once it is gone.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -40,6 +40,14 @@ export async function dropLeftoverSchemas(tag: string): Promise<number> {
  */
 export function workerTmp(): { readonly env: Record<string, string>; readonly remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'approval-conformance-worker-'));
+  // Run from source, a worker compiles the suite's TypeScript through tsx, which caches it in tmpdir()/tsx-<uid>: the
+  // worker's folder links to the shared cache, so that each worker does not compile everything again (removing the
+  // folder removes the link, not the cache).
+  try {
+    symlinkSync(join(tmpdir(), `tsx-${userInfo().uid}`), join(dir, `tsx-${userInfo().uid}`), 'dir');
+  } catch {
+    // No link (no uid here, or links not allowed): tsx compiles into the worker's folder instead.
+  }
   // A runner that exits first (Ctrl-C stops its workers and leaves) removes it on the way out.
   if (!hooked) process.once('exit', removeLive);
   hooked = true;
