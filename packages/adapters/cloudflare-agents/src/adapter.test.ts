@@ -1,0 +1,37 @@
+// The Cloudflare Agents adapter on the pinned pair (@cloudflare/ai-chat 0.12.2 + agents 0.32.0), in workerd.
+// Every cell is explored exhaustively over the real framework; the verdicts come from those explorations.
+import { afterAll, describe, expect, it } from 'vitest';
+import { exploreCell, SCENARIOS, type CellResult, type ExploreOptions, type ScenarioId } from '@approval-conformance/core';
+import { cloudflareAgentsAdapter } from './adapter.js';
+import { stopRuntime } from './runtime.js';
+
+const adapter = cloudflareAgentsAdapter();
+const verdicts = (r: CellResult) => Object.fromEntries(r.verdicts.map((v) => [v.property, v.verdict]));
+const steps = (r: CellResult) => Object.fromEntries(r.verdicts.filter((v) => v.counterexample).map((v) => [v.property, v.counterexample!.steps]));
+const cell = (scenario: ScenarioId, options: ExploreOptions = {}) =>
+  exploreCell({ adapter, wiring: 'ai-chat-approval', store: 'durable-object', scenario: SCENARIOS.get(scenario)! }, options);
+
+afterAll(stopRuntime);
+
+describe('cloudflare-agents', () => {
+  it('is the installed ai-chat, applicable to the wired scenarios only', () => {
+    expect(adapter.version).toBe('0.12.2');
+    expect(adapter.applicability('double-resume', 'ai-chat-approval', 'durable-object')).toEqual({ applicable: true });
+    expect(adapter.applicability('tamper', 'ai-chat-approval', 'durable-object')).toEqual({
+      applicable: false,
+      reason: 'not yet wired for tamper (work in progress)',
+    });
+  });
+
+  // The flip approval-requested -> approval-responded refuses the second answer, so the tool runs once; but it runs
+  // while the record still says approval-responded (unspent), spent only once its output is stored.
+  it('runs the tool once when two tabs answer the same approval, while the record still says unspent', async () => {
+    const result = await cell('double-resume');
+    expect(result.exhausted).toBe(true);
+    expect(result.findings).toEqual([]);
+    expect(verdicts(result)).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'fail', 'fresh-view': 'pass' });
+    expect(steps(result)).toEqual({ 'no-resurrection': 3 });
+    expect(result.verdicts.find((v) => v.property === 'no-resurrection')!.counterexample!.schedule).toBe('t1:1 t1:2 t1:3');
+    expect(result.schedules).toBe(10);
+  });
+});

@@ -1,0 +1,51 @@
+// Cloudflare Agents as an adapter: the documented AIChatAgent (@cloudflare/ai-chat) with AI SDK `needsApproval`
+// tools, running in the real workerd runtime through Miniflare, one Durable Object per world. Wiring only: the
+// framework's code runs unchanged inside workerd; the prelude (worker/prelude.ts) only observes it and makes its
+// timers virtual.
+import { wiringInfo, type Adapter, type ScenarioId, type WiringInfo } from '@approval-conformance/core';
+import { installedVersion } from './bundle.js';
+import { stopRuntime } from './runtime.js';
+import { CloudflareWorld } from './world.js';
+
+export const WIRINGS: readonly WiringInfo[] = [
+  {
+    id: 'ai-chat-approval',
+    description:
+      "AIChatAgent with AI SDK tools that need approval (needsApproval), answered from the chat's WebSocket with cf_agent_tool_approval and continued on the server (autoContinue), as the docs show.",
+    docsDefault: true,
+  },
+];
+
+export const STORES = ['durable-object'] as const;
+
+/** The scenarios this adapter drives so far (the others need flows it does not wire yet). */
+export const WIRED: ReadonlySet<ScenarioId> = new Set<ScenarioId>(['double-resume', 'overlapping-turns', 'crash-restart']);
+
+/** The framework as installed in this package: `@cloudflare/ai-chat`'s version, over the `agents` it resolves. */
+export function frameworkVersions(): { readonly aiChat: string; readonly agents: string; readonly ai: string } {
+  return { aiChat: installedVersion('@cloudflare/ai-chat'), agents: installedVersion('agents'), ai: installedVersion('ai') };
+}
+
+export function cloudflareAgentsAdapter(): Adapter {
+  return {
+    framework: 'cloudflare-agents',
+    version: frameworkVersions().aiChat,
+    wirings: WIRINGS.map(wiringInfo),
+    stores: [...STORES],
+    // The object's timers (the continuation's coalescing window, its polls) are virtual: polls sleep on the run's
+    // virtual clock.
+    sleeps: true,
+    // Two tabs run the same code in one workerd over one object; a tab's socket id (and so every origin) is its
+    // turn's name, a resume's frame carries nothing of the turn's, and nothing orders connections by name.
+    turnsAlike: () => true,
+    applicability(scenario, wiring, store) {
+      if (!WIRINGS.some((w) => w.id === wiring)) return { applicable: false, reason: `no wiring '${wiring}'` };
+      if (!(STORES as readonly string[]).includes(store)) return { applicable: false, reason: `no store '${store}'` };
+      if (!WIRED.has(scenario)) return { applicable: false, reason: `not yet wired for ${scenario} (work in progress)` };
+      return { applicable: true };
+    },
+    createWorld: (env) => CloudflareWorld.create(env),
+    // No workerd outlives the cell that used it.
+    release: stopRuntime,
+  };
+}
