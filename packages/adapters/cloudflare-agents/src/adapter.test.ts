@@ -1,7 +1,16 @@
 // The Cloudflare Agents adapter on the pinned pair (@cloudflare/ai-chat 0.12.2 + agents 0.32.0), in workerd.
 // Every cell is explored exhaustively over the real framework; the verdicts come from those explorations.
 import { afterAll, describe, expect, it } from 'vitest';
-import { exploreCell, SCENARIOS, type CellResult, type ExploreOptions, type ScenarioId } from '@approval-conformance/core';
+import {
+  exploreCell,
+  randomSelector,
+  replaySelector,
+  runWorld,
+  SCENARIOS,
+  type CellResult,
+  type ExploreOptions,
+  type ScenarioId,
+} from '@approval-conformance/core';
 import { cloudflareAgentsAdapter } from './adapter.js';
 import { stopRuntime } from './runtime.js';
 
@@ -33,5 +42,43 @@ describe('cloudflare-agents', () => {
     expect(steps(result)).toEqual({ 'no-resurrection': 3 });
     expect(result.verdicts.find((v) => v.property === 'no-resurrection')!.counterexample!.schedule).toBe('t1:1 t1:2 t1:3');
     expect(result.schedules).toBe(10);
+  });
+
+  // As core's reductions test: every reduction gives the verdicts and shortest counterexamples that none gives, with
+  // the world's declarations and contents checked (a release that touched what it did not declare makes the cell
+  // `error`). Kept small: none, the defaults, all.
+  it('gives with each reduction the verdicts and shortest lengths that none gives', async () => {
+    const none = await cell('double-resume', { reduce: false, checkContents: true });
+    expect(none.schedules).toBe(20);
+    const variants = [
+      { name: 'defaults', reduce: true as const },
+      { name: 'all', reduce: { commute: true, sourceSets: true, bound: true, symmetry: true } },
+    ];
+    for (const { name, reduce } of variants) {
+      const reduced = await cell('double-resume', { reduce, checkContents: true });
+      expect({ name, exhausted: reduced.exhausted, verdicts: verdicts(reduced), steps: steps(reduced) }).toEqual({
+        name,
+        exhausted: true,
+        verdicts: verdicts(none),
+        steps: steps(none),
+      });
+      expect(reduced.schedules).toBeLessThanOrEqual(none.schedules);
+    }
+  });
+
+  it('replays a random schedule to the same history', async () => {
+    const subject = { adapter, wiring: 'ai-chat-approval', store: 'durable-object', scenario: SCENARIOS.get('double-resume')! };
+    try {
+      const first = await runWorld(subject, randomSelector(7));
+      expect(first.status).toBe('complete');
+      const events = (run: typeof first) => JSON.stringify(run.history.events);
+      for (let i = 0; i < 2; i++) {
+        const again = await runWorld(subject, replaySelector(first.schedule));
+        expect(again.status).toBe('complete');
+        expect(events(again)).toBe(events(first));
+      }
+    } finally {
+      await adapter.release?.();
+    }
   });
 });
