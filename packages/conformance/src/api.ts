@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FRAMEWORK_NAMES } from './frameworks.js';
+import { MATRIX_FRAMEWORK_NAMES } from './frameworks.js';
 import { main } from './main.js';
 import { readResults as readResultsFile, type ResultsFile } from './results.js';
 import { UsageError } from './usage-error.js';
@@ -78,7 +78,7 @@ export function runArgs(options: RunOptions): string[] {
     if (value !== undefined) args.push(`--${flag}`, String(value));
   };
   // No framework: every framework by name, which is the default matrix without its default of writing reports/.
-  list('framework', options.framework ?? FRAMEWORK_NAMES);
+  list('framework', options.framework ?? MATRIX_FRAMEWORK_NAMES);
   list('wiring', options.wiring);
   list('store', options.store);
   list('scenario', options.scenario);

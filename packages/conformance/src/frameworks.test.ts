@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope, framework, type Framework } from './frameworks.js';
+import { defaultScope, expandSpec, framework, FRAMEWORK_NAMES, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec, type Framework } from './frameworks.js';
+import { UsageError } from './usage-error.js';
 
 const shape = { wirings: ['plain', 'guarded-plain'], stores: ['memory', 'file', 'file-shared'] };
 const versions = ['1.0.0', '1.10.0', '1.2.0'];
@@ -57,5 +58,24 @@ describe('default versions', () => {
   it("runs the LangGraph server's release on the latest tag, with its cheaper wirings", () => {
     expect(framework('langgraph-server').defaults(['0.0.64', '1.5.0', '1.5.1'])).toEqual(['1.5.1']);
     expect(framework('langgraph-server').defaultWirings).toEqual(['reject', 'reject-by-id', 'enqueue', 'guarded-reject']);
+  });
+});
+
+describe('frameworks outside the default matrix', () => {
+  it('lists cloudflare-agents among the frameworks, but not in the default matrix', () => {
+    expect(FRAMEWORK_NAMES).toContain('cloudflare-agents');
+    expect(MATRIX_FRAMEWORK_NAMES).not.toContain('cloudflare-agents');
+    expect(MATRIX_FRAMEWORK_NAMES).toEqual(FRAMEWORK_NAMES.filter((name) => name !== 'cloudflare-agents'));
+  });
+
+  it('runs only the pinned pair of a framework that says onlyPinned, and refuses any other version before anything starts', async () => {
+    expect(framework('cloudflare-agents').onlyPinned).toBeDefined();
+    expect(await expandSpec(parseFrameworkSpec('cloudflare-agents'))).toEqual(['0.12.2']);
+    expect(await expandSpec(parseFrameworkSpec('cloudflare-agents@0.12.2'))).toEqual(['0.12.2']);
+    for (const spec of ['cloudflare-agents@0.12.1', 'cloudflare-agents@latest', 'cloudflare-agents@^0.12']) {
+      const refused = expandSpec(parseFrameworkSpec(spec));
+      await expect(refused).rejects.toThrow(UsageError);
+      await expect(refused).rejects.toThrow(`${spec} is not installable yet: only the pinned pair`);
+    }
   });
 });

@@ -54,6 +54,16 @@ export interface Framework {
   load(version: string, log: Log, source?: string): Promise<Loaded>;
   /** The npm package name a local build's package.json must have, for frameworks that take `file:PATH`. */
   readonly localName?: string;
+  /**
+   * Only the pinned versions run (a reason, in words): any other version is a usage error before anything starts,
+   * where the adapter cannot install other versions yet.
+   */
+  readonly onlyPinned?: string;
+  /**
+   * Left out of the default matrix (`run` with no `--framework`, the API's default list): its verdicts are not ready
+   * to publish. Naming it runs it; `FRAMEWORK_NAMES` still lists it.
+   */
+  readonly notInMatrix?: true;
 }
 
 /**
@@ -416,6 +426,36 @@ const ADK: Framework = {
   },
 };
 
+const CLOUDFLARE_AGENTS_PACKAGES = ['@cloudflare/ai-chat', 'agents', 'ai'];
+
+const CLOUDFLARE_AGENTS: Framework = {
+  name: 'cloudflare-agents',
+  adapter: '@approval-conformance/adapter-cloudflare-agents',
+  npm: '@cloudflare/ai-chat',
+  // The tested pair: @cloudflare/ai-chat 0.12.2 wants agents >=0.25 <1, and the registry jumps from 0.24.0 to 0.32.0.
+  pinned: ['0.12.2'],
+  oldest: '0.12.2',
+  onlyPinned: 'only the pinned pair (@cloudflare/ai-chat 0.12.2 + agents 0.32.0, from the suite\'s workspace) runs',
+  // Three scenarios wired, disclosures not yet: not in the published matrix.
+  notInMatrix: true,
+  defaults: () => ['0.12.2'],
+  async shape() {
+    const { WIRINGS, STORES } = await import('@approval-conformance/adapter-cloudflare-agents');
+    return { wirings: WIRINGS.map((w) => w.id), stores: [...STORES] };
+  },
+  async load(version) {
+    const cf = await import('@approval-conformance/adapter-cloudflare-agents');
+    const { aiChat, agents } = cf.frameworkVersions();
+    if (version !== '0.12.2' || aiChat !== '0.12.2' || agents !== '0.32.0') {
+      throw new UsageError(
+        `cloudflare-agents@${version} is not installable yet: ${this.onlyPinned}; the workspace has @cloudflare/ai-chat ${aiChat} + agents ${agents}.`,
+      );
+    }
+    const dir = dirname(createRequire(import.meta.url).resolve('@approval-conformance/adapter-cloudflare-agents/package.json'));
+    return { adapter: cf.cloudflareAgentsAdapter(), ...loadedPackages(dir, CLOUDFLARE_AGENTS_PACKAGES) };
+  },
+};
+
 /**
  * Extra frameworks from the module APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS names (its `FRAMEWORKS` export): how the
  * runner's tests plug in versions that will not install, will not import, hang or crash, and a way to try an adapter
@@ -433,12 +473,25 @@ async function extraFrameworks(): Promise<Framework[]> {
 
 // In this order the default matrix runs (the quick ones first, so an interrupted run has the most versions) and the
 // reports list them.
-export const FRAMEWORKS: readonly Framework[] = [REFERENCE, AI, OPENAI_AGENTS, ADK, LANGGRAPH, LANGGRAPH_SERVER, MASTRA, ...(await extraFrameworks())];
+export const FRAMEWORKS: readonly Framework[] = [
+  REFERENCE,
+  AI,
+  OPENAI_AGENTS,
+  ADK,
+  LANGGRAPH,
+  LANGGRAPH_SERVER,
+  MASTRA,
+  CLOUDFLARE_AGENTS,
+  ...(await extraFrameworks()),
+];
 
 /** Frameworks planned but not wired yet, so the error can say so rather than "unknown". */
 const PLANNED: string[] = [];
 
 export const FRAMEWORK_NAMES = FRAMEWORKS.map((f) => f.name);
+
+/** The frameworks the default matrix runs: every one not `notInMatrix`. */
+export const MATRIX_FRAMEWORK_NAMES = FRAMEWORKS.filter((f) => !f.notInMatrix).map((f) => f.name);
 
 export function framework(name: string): Framework {
   const found = FRAMEWORKS.find((f) => f.name === name);
@@ -522,6 +575,12 @@ export async function expandSpecToTargets(spec: FrameworkSpec, log: Log = () => 
 
 async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Promise<string[]> {
   const { version } = spec;
+  if (fw.onlyPinned !== undefined && version !== undefined && !fw.pinned.includes(version)) {
+    throw new UsageError(
+      `${fw.name}@${version} is not installable yet: ${fw.onlyPinned}; name ${fw.name} or ${fw.pinned.map((v) => `${fw.name}@${v}`).join(', ')}.`,
+    );
+  }
+  if (fw.onlyPinned !== undefined && version === undefined) return [...fw.pinned];
   if (version === undefined) return fw.defaults(await releases(fw, log));
   if (version === 'latest') return [stable(await releases(fw, log)).at(-1) ?? fw.pinned[0]!];
   if (fw.pinned.includes(version)) return [version];

@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
-import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, parseFrameworkSpec } from '../frameworks.js';
+import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
@@ -248,7 +248,7 @@ export const runCommand: Command = {
 
     // What to run: the asked-for specs, or every framework's defaults.
     const matrix = values.framework === undefined;
-    const specs = matrix ? FRAMEWORKS.map((f) => f.name) : (list('--framework', values.framework) ?? []);
+    const specs = matrix ? [...MATRIX_FRAMEWORK_NAMES] : (list('--framework', values.framework) ?? []);
     let targets: Target[] = [];
     /** Specs that named no version: their framework's default versions, by framework. */
     const defaults = new Map<string, string[]>();
