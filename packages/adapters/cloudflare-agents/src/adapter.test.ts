@@ -44,6 +44,27 @@ describe('cloudflare-agents', () => {
     expect(result.schedules).toBe(10);
   });
 
+  // t1 resumes a1 while t2, in a new tab, sends a new request: the card t2 is shown is the one the record holds.
+  it('shows the card the record holds when a resume and a new request overlap', async () => {
+    const result = await cell('overlapping-turns');
+    expect(result.exhausted).toBe(true);
+    expect(verdicts(result)).toEqual({ 'shown-is-recorded': 'pass' });
+    expect(result.schedules).toBe(12);
+  });
+
+  // The process dies after the tool ran but before its output was stored: the part still says approval-responded,
+  // and after the restart the retried approval's continuation runs the tool again.
+  it('runs the tool again when the object restarts after the effect and the client retries', async () => {
+    const result = await cell('crash-restart');
+    expect(result.exhausted).toBe(true);
+    expect(result.schedules).toBe(5);
+    expect(verdicts(result)).toMatchObject({ 'at-most-once': 'fail', 'no-resurrection': 'fail' });
+    const amo = result.verdicts.find((v) => v.property === 'at-most-once')!.counterexample!;
+    expect(amo.schedule).toBe('t1:1 t1:2 t1:3 t1:4! t2:1 t2:2 t2:3');
+    expect(amo.explanation).toMatch(/dispatch t1\/a1.*dispatch t2\/a1/);
+    expect(steps(result)['no-resurrection']).toBe(3);
+  });
+
   // As core's reductions test: every reduction gives the verdicts and shortest counterexamples that none gives, with
   // the world's declarations and contents checked (a release that touched what it did not declare makes the cell
   // `error`). Kept small: none, the defaults, all.

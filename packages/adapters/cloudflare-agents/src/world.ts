@@ -44,6 +44,11 @@ export const OBJECT_STEP: Access[] = [
 const LONG = 3_600_000;
 /** Functions that sleep in a loop until something else happened: their timers stay on the virtual clock. */
 export const POLL_SITES = ['_findAndUpdateToolPart', 'waitUntilStable', 'waitForIdle'];
+/**
+ * The prelude's virtual alarms (an alarm for "now": agents' job queue, the startup's recovery): on the virtual clock
+ * too, so the alarm runs only when every turn is blocked, as a poll wakes.
+ */
+export const CLOCK_SITES = [...POLL_SITES, 'armVirtualAlarm'];
 /** Probes before the object is declared never quiet. */
 const MAX_PROBES = 2000;
 
@@ -277,11 +282,17 @@ export class CloudflareWorld implements World {
         this.#messages = await this.#readMessages();
         for (const tab of this.#tabs.values()) tab.terminate();
         this.#tabs.clear();
+        if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) console.error('before abort', JSON.stringify(await this.#control('info')), JSON.stringify(await this.#control('quiet')));
         await this.#control('abort');
+        if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) console.error('aborted', Date.now());
         // A new instance answers once the old one is gone (a control request runs no framework code).
         for (let i = 0; ; i++) {
           const info = (await this.#control('info').catch(() => undefined)) as { notes?: string[] } | undefined;
-          if (info && !(info.notes ?? []).includes('abort')) break;
+          if (info && !(info.notes ?? []).includes('abort')) {
+            if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) console.error('new instance', JSON.stringify(info));
+            break;
+          }
+          if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG'] && info) console.error('old instance', JSON.stringify(info.notes));
           if (i > 500) throw new Error('the aborted object never came back');
           await new Promise((r) => setTimeout(r, 5));
         }
@@ -334,7 +345,7 @@ export class CloudflareWorld implements World {
         const url = new URL(`/agents/${AGENT_PATH}/${this.#name}?_pk=${turn}`, this.#rt.url);
         url.protocol = 'ws:';
         // The tab loads the chat first, as useAgentChat does (get-messages), then follows the broadcasts.
-        const messages = JSON.parse(await this.#readMessages()) as unknown[];
+        const messages = JSON.parse(await this.#readMessages(turn)) as unknown[];
         this.#asleep = false;
         const tab = new Tab(turn, url);
         tab.messages = messages;
@@ -399,8 +410,11 @@ export class CloudflareWorld implements World {
     return res.json();
   }
 
-  async #readMessages(): Promise<string> {
-    const res = await fetch(new URL(`/agents/${AGENT_PATH}/${this.#name}/get-messages`, this.#rt.url));
+  /** The framework's own get-messages route; a tab's read names its turn (`_pk`), so what it wakes is the turn's. */
+  async #readMessages(turn?: string): Promise<string> {
+    const url = new URL(`/agents/${AGENT_PATH}/${this.#name}/get-messages`, this.#rt.url);
+    if (turn !== undefined) url.searchParams.set('_pk', turn);
+    const res = await fetch(url);
     const text = await res.text();
     if (!res.ok) throw new Error(`get-messages: ${res.status} ${text}`);
     return text;
@@ -522,7 +536,7 @@ export class CloudflareWorld implements World {
     const owner = this.#turnOf(m.origin as Origin);
     const delay = m.delay ?? 0;
     const site = m.site ?? '';
-    const kind = delay >= LONG ? 'long' : owner !== undefined && !POLL_SITES.some((p) => site.includes(p)) ? 'debounce' : 'clock';
+    const kind = delay >= LONG ? 'long' : owner !== undefined && !CLOCK_SITES.some((p) => site.includes(p)) ? 'debounce' : 'clock';
     const timer: Timer = { id: m.id, delay, owner, kind, site };
     this.#timers.set(m.id, timer);
     if (kind === 'debounce') this.#toOpen.push(timer);
@@ -557,6 +571,7 @@ export class CloudflareWorld implements World {
     const owner = this.#turnOf(origin);
     if (owner === undefined) {
       const error = new Error(`a ${binding} call no turn owns (origin ${JSON.stringify(origin)})`);
+      if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) void outside(() => this.#control('info')).then((i) => console.error('unowned', Date.now(), JSON.stringify(i)));
       this.#fail(error);
       return answer({ error: error.message }, 500);
     }

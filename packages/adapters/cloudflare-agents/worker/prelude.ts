@@ -54,6 +54,8 @@ interface Inst {
   notes: string[];
   recordWrites: Origin[];        // writes to cf_agents_session_message* since the last quiet answer
   aborted: boolean;
+  alarm0: ((...a: unknown[]) => unknown) | null;  // the framework's own alarm handler
+  vAlarm: any;                  // the virtual alarm's timer handle, if one is set
 }
 
 const doALS = new AsyncLocalStorage<Inst>();
@@ -206,6 +208,17 @@ function wrapStorage(inst: Inst, storage: any) {
         configurable: true,
         value: function (...a: unknown[]) {
           inst.storageOps[m] = (inst.storageOps[m] ?? 0) + 1;
+          if (m === "setAlarm" || m === "deleteAlarm") { if (inst.vAlarm) { vClear(inst.vAlarm); inst.vAlarm = null; } }
+          if (m === "setAlarm" && Number(a[0]) - Date.now() < SOON && inst.alarm0 && doALS.getStore() === inst) {
+            // An alarm for "now" (agents' job queue, startup recovery): a virtual timer that runs the framework's
+            // alarm handler in the context that set it, instead of workerd's real alarm racing the clients' frames.
+            // The real alarm is deleted, as a setAlarm replaces it.
+            armVirtualAlarm(inst, Math.max(1, Number(a[0]) - Date.now()));
+            inst.alarmAt = null;
+            inst.storageOps.virtualAlarm = (inst.storageOps.virtualAlarm ?? 0) + 1;
+            const r = storage.deleteAlarm.call(storage);
+            return r;
+          }
           if (m === "setAlarm") inst.alarmAt = Number(a[0]);
           if (m === "deleteAlarm") inst.alarmAt = null;
           if (m === "setAlarm") inst.notes.push(`setAlarm(now+${Number(a[0]) - Date.now()} ms)` + (Number(a[0]) - Date.now() < 1000 ? ` from ${String(new Error().stack).split("\n").slice(2, 6).map((l) => l.trim().replace(/\(file.*worker.js:/, "(")).join(" <- ")}` : ""));
@@ -244,6 +257,16 @@ function wrapSql(inst: Inst, storage: any) {
   catch (e) { inst.notes.push(`cannot wrap storage.sql: ${e}`); }
 }
 
+/** Alarms due sooner than this are virtual (armVirtualAlarm); later ones stay workerd's. */
+const SOON = 1000;
+function armVirtualAlarm(inst: Inst, delay: number) {
+  inst.vAlarm = globalThis.setTimeout(() => {
+    inst.vAlarm = null;
+    inst.notes.push("virtual alarm delivered");
+    return inst.alarm0?.({ retryCount: 0, isRetry: false });
+  }, delay);
+}
+
 const realTick = () => new Promise<void>((r) => { real.setTimeout(r, 0); });
 
 export function instrument<T extends new (ctx: any, env: any) => any>(Base: T, bindings = ["MODEL", "BACKEND"]): T {
@@ -253,7 +276,7 @@ export function instrument<T extends new (ctx: any, env: any) => any>(Base: T, b
       const inst: Inst = {
         name: ctx.id.name ?? ctx.id.toString(), env, ctx, timers: new Map(), nextTimer: 0, zeroTimers: 0, clockPending: 0,
         calls: new Map(), nextCall: 0, storagePending: 0, storageOps: {}, sent: {}, recvd: {}, activity: 0, seq: 0,
-        unattributedTimers: 0, notes: [], alarmAt: null, recordWrites: [], aborted: false,
+        unattributedTimers: 0, notes: [], alarmAt: null, recordWrites: [], aborted: false, alarm0: null, vAlarm: null,
       };
       const wenv = { ...env };
       for (const k of bindings) if (env[k]) wenv[k] = wrapFetcher(inst, k, env[k]);
@@ -269,6 +292,7 @@ export function instrument<T extends new (ctx: any, env: any) => any>(Base: T, b
       const own = (m: string, f: Function) => Object.defineProperty(self, m, { value: f, configurable: true, writable: true });
       const fetch0 = self.fetch.bind(self), wsm0 = self.webSocketMessage?.bind(self), wsc0 = self.webSocketClose?.bind(self);
       const alarm0 = self.alarm?.bind(self);
+      inst.alarm0 = alarm0 ?? null;
       own("fetch", (request: Request) => {
         const url = new URL(request.url);
         if (url.pathname.startsWith("/__cs/")) return doALS.run(inst, () => originALS.exit(() => self.__control(url)));
