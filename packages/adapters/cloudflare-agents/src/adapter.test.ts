@@ -58,10 +58,13 @@ describe('cloudflare-agents', () => {
     const result = await cell('crash-restart');
     expect(result.exhausted).toBe(true);
     expect(result.schedules).toBe(5);
-    expect(verdicts(result)).toMatchObject({ 'at-most-once': 'fail', 'no-resurrection': 'fail' });
+    // The tool's output reached the tabs before the process died, and again after the retry ran it: told both times.
+    expect(verdicts(result)).toEqual({ 'at-most-once': 'fail', 'no-resurrection': 'fail', disclosure: 'pass' });
     const amo = result.verdicts.find((v) => v.property === 'at-most-once')!.counterexample!;
     expect(amo.schedule).toBe('t1:1 t1:2 t1:3 t1:4! t2:1 t2:2 t2:3');
     expect(amo.explanation).toMatch(/dispatch t1\/a1.*dispatch t2\/a1/);
+    const told = amo.history.filter((e) => e.kind === 'disclosure').map((e) => `${e.actor} ${e.kind === 'disclosure' ? e.says : ''}`);
+    expect(told).toEqual(['t1 happened', 't2 happened']);
     expect(steps(result)['no-resurrection']).toBe(3);
   });
 

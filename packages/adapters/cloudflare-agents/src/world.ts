@@ -40,6 +40,9 @@ export const OBJECT_STEP: Access[] = [
   { key: OBJECT, mode: 'write' },
 ];
 
+/** A disclosure: what the user's tab shows them of an approval's outcome. */
+const TELL: Access = { key: 'tell', mode: 'write' };
+
 /** Timers of an hour or more (the stream's 24 h timeout) are tracked but never fired. */
 const LONG = 3_600_000;
 /** Functions that sleep in a loop until something else happened: their timers stay on the virtual clock. */
@@ -58,6 +61,13 @@ const STATE_OF: Readonly<Record<string, RecordState>> = {
   'output-available': 'spent',
   'output-error': 'spent',
   'output-denied': 'spent',
+};
+
+/** What the user is told when an approved call's outcome reaches a tab (as the AI SDK adapter's UI wirings say). */
+const OUTCOME: Readonly<Record<string, 'happened' | 'not-happened'>> = {
+  'tool-output-available': 'happened',
+  'tool-output-error': 'not-happened',
+  'tool-output-denied': 'not-happened',
 };
 
 type Origin = { kind: string; sock?: string; frame?: number; path?: string } | null | undefined;
@@ -112,6 +122,8 @@ class Tab {
   deferred: object[] = [];
   /** Chunks of this tab's own requests' responses, not yet looked at. */
   chunks: Chunk[] = [];
+  /** Tool outcomes (`tool-output-*`) of any stream the tab was sent, with the stream's id, not yet looked at. */
+  outcomes: { stream: string; chunk: Chunk }[] = [];
   /** The chat's messages as the tab last saw them (get-messages at open, then the broadcasts). */
   messages: unknown[] = [];
   requests = 0;
@@ -140,15 +152,20 @@ class Tab {
       } catch {
         frame = { raw: data.toString() };
       }
+      // Every frame a tab reads, with APPROVAL_CONFORMANCE_CF_VERBOSE (as the framework's console).
+      if (process.env['APPROVAL_CONFORMANCE_CF_VERBOSE'] && frame.type !== '__cs_ack') console.error(`[${turn}<]`, JSON.stringify(frame).slice(0, 300));
       if (frame.type === '__cs_ack') this.acked = Number(frame['n']);
       else if (frame.type === 'cf_agent_stream_resuming') this.deferred.push({ type: 'cf_agent_stream_resume_ack', id: frame['id'] });
       else if (frame.type === 'cf_agent_chat_messages' && Array.isArray(frame['messages'])) this.messages = frame['messages'] as unknown[];
-      else if (frame.type === 'cf_agent_use_chat_response' && this.#mine.has(String(frame['id'])) && typeof frame['body'] === 'string' && frame['body']) {
+      else if (frame.type === 'cf_agent_use_chat_response' && typeof frame['body'] === 'string' && frame['body']) {
+        let chunk: Chunk | undefined;
         try {
-          this.chunks.push(JSON.parse(frame['body']) as Chunk);
+          chunk = JSON.parse(frame['body']) as Chunk;
         } catch {
           // not a chunk
         }
+        if (chunk && this.#mine.has(String(frame['id']))) this.chunks.push(chunk);
+        if (chunk?.type && OUTCOME[chunk.type]) this.outcomes.push({ stream: String(frame['id']), chunk });
       }
       for (const w of this.#waiters) {
         if (w.pred()) {
@@ -220,6 +237,10 @@ export class CloudflareWorld implements World {
   /** The card each turn's request paused on. */
   #proposed = new Map<string, PendingApproval>();
   #inputs = new Map<string, Action>();
+  /** The turn whose BACKEND call ran each approval's tool last, in this instance of the object. */
+  #dispatchedBy = new Map<string, string>();
+  /** Outcomes told, by stream and approval. */
+  #told = new Set<string>();
   #states = new Map<string, RecordState>();
   #version = 0;
   /** The messages as last read (JSON), for `contents()` while the object sleeps after a restart. */
@@ -282,17 +303,11 @@ export class CloudflareWorld implements World {
         this.#messages = await this.#readMessages();
         for (const tab of this.#tabs.values()) tab.terminate();
         this.#tabs.clear();
-        if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) console.error('before abort', JSON.stringify(await this.#control('info')), JSON.stringify(await this.#control('quiet')));
         await this.#control('abort');
-        if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) console.error('aborted', Date.now());
         // A new instance answers once the old one is gone (a control request runs no framework code).
         for (let i = 0; ; i++) {
           const info = (await this.#control('info').catch(() => undefined)) as { notes?: string[] } | undefined;
-          if (info && !(info.notes ?? []).includes('abort')) {
-            if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) console.error('new instance', JSON.stringify(info));
-            break;
-          }
-          if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG'] && info) console.error('old instance', JSON.stringify(info.notes));
+          if (info && !(info.notes ?? []).includes('abort')) break;
           if (i > 500) throw new Error('the aborted object never came back');
           await new Promise((r) => setTimeout(r, 5));
         }
@@ -309,6 +324,7 @@ export class CloudflareWorld implements World {
     this.#writes = [];
     this.#reads = [];
     this.#cards = this.#cards.filter((c) => c.delivered);
+    this.#dispatchedBy.clear();
     for (const w of this.#waiters.splice(0)) w.reject(new Error('the process died'));
     this.#asleep = true;
   }
@@ -511,6 +527,23 @@ export class CloudflareWorld implements World {
         }
       }
     }
+    // Disclosures: the first outcome of each stream for an approval (the continuation is streamed to every tab, the
+    // proposing one included), told by the turn whose BACKEND call it answered. The tab has read it in this release
+    // (the quiet point waits for the frames), so it is told here, declared where it happens, with no gate of its own.
+    for (const tab of this.#tabs.values()) {
+      for (const { stream, chunk } of tab.outcomes.splice(0)) {
+        const approvalId = String(chunk['toolCallId']);
+        const turn = this.#dispatchedBy.get(approvalId);
+        const key = `${stream}/${approvalId}`;
+        if (turn === undefined || this.#told.has(key) || chunk['preliminary']) continue;
+        this.#told.add(key);
+        const says = OUTCOME[String(chunk.type)]!;
+        this.#as(turn, () => {
+          this.#env.declare(TELL);
+          this.#env.history.emit({ kind: 'disclosure', actor: turn, approvalId, says });
+        });
+      }
+    }
     for (const w of [...this.#waiters]) {
       if (this.#turnIsDone(w.turn, q)) {
         this.#waiters.splice(this.#waiters.indexOf(w), 1);
@@ -571,7 +604,6 @@ export class CloudflareWorld implements World {
     const owner = this.#turnOf(origin);
     if (owner === undefined) {
       const error = new Error(`a ${binding} call no turn owns (origin ${JSON.stringify(origin)})`);
-      if (process.env['APPROVAL_CONFORMANCE_CF_DEBUG']) void outside(() => this.#control('info')).then((i) => console.error('unowned', Date.now(), JSON.stringify(i)));
       this.#fail(error);
       return answer({ error: error.message }, 500);
     }
@@ -632,6 +664,7 @@ export class CloudflareWorld implements World {
   async #backend(turn: string, body: Record<string, unknown>) {
     const approvalId = String(body['toolCallId']);
     const action = actionOfCall(String(body['operation']), body['input']);
+    this.#dispatchedBy.set(approvalId, turn);
     const result = await this.#env.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action });
     this.#objectGoesOn();
     return { ok: true, applied: result.applied };
