@@ -665,9 +665,14 @@ export class CloudflareWorld implements World {
     const approvalId = String(body['toolCallId']);
     const action = actionOfCall(String(body['operation']), body['input']);
     this.#dispatchedBy.set(approvalId, turn);
-    const result = await this.#env.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action });
-    this.#objectGoesOn();
-    return { ok: true, applied: result.applied };
+    try {
+      const result = await this.#env.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action });
+      return { ok: true, applied: result.applied };
+    } finally {
+      // Answered or failed (error-after-effect), the object goes on: it stores the output or the error and reads the
+      // record for the model's next call.
+      this.#objectGoesOn();
+    }
   }
 }
 
