@@ -288,6 +288,27 @@ export class CloudflareWorld implements World {
     await this.#done(turn);
   }
 
+  /**
+   * The client holds the transcript (useAgentChat keeps the messages and sends them back): the holder edits the call's
+   * input in the proposing tab's copy and sends it as `cf_agent_chat_messages`, which the framework persists as a
+   * client's edit of the chat (`persistMessages`). No gate: the holder acts before any turn of the run is spawned.
+   */
+  async tamper(approvalId: string, action: Action): Promise<void> {
+    const tab = [...this.#tabs.values()].find((t) => this.#proposed.get(t.turn)?.approvalId === approvalId);
+    if (!tab) throw new Error(`no tab holds the card for ${approvalId}`);
+    // The client's copy after the stream (useAgentChat builds the assistant message from the chunks): the chat as
+    // stored, since the broadcasts skip the tab whose request wrote it.
+    const held = JSON.parse(await this.#env.external(outside(() => this.#readMessages()))) as { parts?: Record<string, unknown>[] }[];
+    if (!held.some((m) => (m.parts ?? []).some((p) => p['toolCallId'] === approvalId))) throw new Error(`the chat holds no call ${approvalId}`);
+    const edited = held.map((m) => ({
+      ...m,
+      parts: (m.parts ?? []).map((p) => (p['toolCallId'] === approvalId ? { ...p, type: `tool-${action.operation}`, input: toolInput(action) } : p)),
+    }));
+    tab.send({ type: 'cf_agent_chat_messages', messages: edited });
+    await this.#env.external(outside(() => this.#settle()));
+    this.#atQuiet();
+  }
+
   async inspect(approvalId: string) {
     return { state: this.#states.get(approvalId) ?? 'absent', version: this.#version };
   }
