@@ -19,7 +19,7 @@ export const WIRINGS: readonly WiringInfo[] = [
 export const STORES = ['durable-object'] as const;
 
 /** The scenarios this adapter drives so far (the others need flows it does not wire yet). */
-export const WIRED: ReadonlySet<ScenarioId> = new Set<ScenarioId>(['double-resume', 'overlapping-turns', 'crash-restart', 'world-drift', 're-proposal', 'three-tabs', 'error-after-effect', 'tool-retry', 'tamper']);
+export const WIRED: ReadonlySet<ScenarioId> = new Set<ScenarioId>(['double-resume', 'overlapping-turns', 'crash-restart', 'world-drift', 're-proposal', 'three-tabs', 'error-after-effect', 'tool-retry', 'tamper', 'replay', 'two-approvals']);
 
 /** The framework as installed in this package: `@cloudflare/ai-chat`'s version, over the `agents` it resolves. */
 export function frameworkVersions(): { readonly aiChat: string; readonly agents: string; readonly ai: string } {

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import WebSocket from 'ws';
 import {
   actionOfCall,
+  followUpId,
   proposeAction,
   proposeRequested,
   toolInput,
@@ -122,6 +123,8 @@ class Tab {
   deferred: object[] = [];
   /** Chunks of this tab's own requests' responses, not yet looked at. */
   chunks: Chunk[] = [];
+  /** Card chunks (`tool-input-available`, `tool-approval-request`) of streams that are no request of this tab's. */
+  others: Chunk[] = [];
   /** Tool outcomes (`tool-output-*`) of any stream the tab was sent, with the stream's id, not yet looked at. */
   outcomes: { stream: string; chunk: Chunk }[] = [];
   /** The chat's messages as the tab last saw them (get-messages at open, then the broadcasts). */
@@ -165,6 +168,8 @@ class Tab {
           // not a chunk
         }
         if (chunk && this.#mine.has(String(frame['id']))) this.chunks.push(chunk);
+        // A continuation's stream (no tab's request) can carry a card too: the flow's second approval.
+        else if (chunk && (chunk.type === 'tool-input-available' || chunk.type === 'tool-approval-request')) this.others.push(chunk);
         if (chunk?.type && OUTCOME[chunk.type]) this.outcomes.push({ stream: String(frame['id']), chunk });
       }
       for (const w of this.#waiters) {
@@ -221,6 +226,8 @@ export class CloudflareWorld implements World {
   readonly #scenario: InContext;
   readonly #tabs = new Map<string, Tab>();
   #request: ProposalRequest = { alternatives: [] };
+  /** The alternatives of the further calls the model makes in the first call's step (`proposeMany`). */
+  #parallel: (readonly Action[])[] = [];
   #proposals = 0;
   /** Binding calls answered here, by the prelude's id: parked while their gate is pending. */
   #calls = new Map<number, { owner: string; parked: boolean }>();
@@ -277,6 +284,22 @@ export class CloudflareWorld implements World {
     this.#kick();
     await this.#done(turn);
     return this.#proposed.get(turn);
+  }
+
+  /**
+   * The model calls both tools in one step (the AI SDK runs parallel tool calls): each needs approval, so the stream
+   * carries two cards and the object holds two approvals at once.
+   */
+  async proposeMany(turn: string, requests: readonly ProposalRequest[]): Promise<readonly PendingApproval[] | undefined> {
+    this.#parallel = requests.slice(1).map((r) => r.alternatives);
+    try {
+      const first = await this.propose(turn, requests[0]!);
+      if (!first) return undefined;
+      const mine = this.#cards.filter((c) => c.turn === turn).map((c) => ({ approvalId: c.approvalId, action: c.action }));
+      return mine.length === requests.length ? mine : undefined;
+    } finally {
+      this.#parallel = [];
+    }
   }
 
   async resume(turn: string, reply: Answer): Promise<void> {
@@ -548,6 +571,26 @@ export class CloudflareWorld implements World {
         }
       }
     }
+    // A card in a continuation's stream (the flow's second approval, `a1.2`): shown by the turn whose tool call ran
+    // the first (its continuation streamed it), once, though every tab is sent the stream.
+    for (const tab of this.#tabs.values()) {
+      for (const chunk of tab.others.splice(0)) {
+        if (chunk.type !== 'tool-approval-request') continue;
+        const approvalId = String(chunk['toolCallId']);
+        const base = approvalId.split('.')[0]!;
+        const turn = this.#dispatchedBy.get(base);
+        if (turn === undefined || turn !== tab.turn || this.#cards.some((c) => c.approvalId === approvalId)) continue;
+        const action = this.#inputs.get(approvalId) ?? actionOfCall('unknown', {});
+        const card: Card = { turn, approvalId, action, delivered: false };
+        this.#cards.push(card);
+        this.#as(turn, () =>
+          this.#env.connections.deliverCard(turn, approvalId, action).then(() => {
+            card.delivered = true;
+            this.#kick();
+          }),
+        );
+      }
+    }
     // Disclosures: the first outcome of each stream for an approval (the continuation is streamed to every tab, the
     // proposing one included), told by the turn whose BACKEND call it answered. The tab has read it in this release
     // (the quiet point waits for the frames), so it is told here, declared where it happens, with no gate of its own.
@@ -657,16 +700,21 @@ export class CloudflareWorld implements World {
     for (const access of OBJECT_STEP) this.#env.declare(access);
   }
 
+  #proposerFor(): Proposer {
+    return {
+      model: this.#env.model,
+      backend: this.#env.backend,
+      history: this.#env.history,
+      request: () => this.#request,
+      nextApproval: () => `a${++this.#proposals}`,
+      parallel: () => this.#parallel,
+    };
+  }
+
   async #model(turn: string, body: Record<string, unknown>) {
     const prompt = (body['prompt'] ?? []) as { role: string }[];
     if (prompt[prompt.length - 1]?.role === 'user') {
-      const proposer: Proposer = {
-        model: this.#env.model,
-        backend: this.#env.backend,
-        history: this.#env.history,
-        request: () => this.#request,
-        nextApproval: () => `a${++this.#proposals}`,
-      };
+      const proposer = this.#proposerFor();
       const reply = await proposeRequested(proposer, async (id, alternatives, decision) => {
         const { action } = await proposeAction(proposer, turn, id, alternatives, decision);
         this.#inputs.set(id, action);
@@ -677,6 +725,24 @@ export class CloudflareWorld implements World {
       return {
         content: calls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.action.operation, input: JSON.stringify(toolInput(c.action)) })),
       };
+    }
+    // After a tool ran: the flow's second approval, once (as the AI SDK adapter's model asks for it).
+    const followUp = this.#request.followUp;
+    if (followUp) {
+      const ids = (role: string, type: string) =>
+        prompt
+          .filter((m) => m.role === role && Array.isArray((m as { content?: unknown }).content))
+          .flatMap((m) => ((m as { content: { type: string; toolCallId?: string }[] }).content).filter((c) => c.type === type))
+          .map((c) => c.toolCallId);
+      const called = new Set(ids('assistant', 'tool-call'));
+      const first = ids('tool', 'tool-result').find((id) => id && !id.includes('.') && !called.has(followUpId(id)));
+      if (first) {
+        const id = followUpId(first);
+        const { action } = await proposeAction(this.#proposerFor(), turn, id, [followUp], 'propose-follow-up');
+        this.#inputs.set(id, action);
+        this.#objectGoesOn();
+        return { content: [{ type: 'tool-call', toolCallId: id, toolName: action.operation, input: JSON.stringify(toolInput(action)) }] };
+      }
     }
     await this.#env.gate(turn, 'model.reply', { access: OBJECT_STEP });
     return { content: [{ type: 'text', text: 'Done.' }] };
