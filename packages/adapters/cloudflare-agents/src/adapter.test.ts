@@ -26,10 +26,9 @@ describe('cloudflare-agents', () => {
   it('is the installed ai-chat, applicable to the wired scenarios only', () => {
     expect(adapter.version).toBe('0.12.2');
     expect(adapter.applicability('double-resume', 'ai-chat-approval', 'durable-object')).toEqual({ applicable: true });
-    expect(adapter.applicability('tamper', 'ai-chat-approval', 'durable-object')).toEqual({
-      applicable: false,
-      reason: 'not yet wired for tamper (work in progress)',
-    });
+    for (const scenario of ['tamper', 'replay', 'two-approvals', 'three-tabs', 'error-after-effect', 'tool-retry', 'world-drift', 're-proposal']) {
+      expect(adapter.applicability(scenario as ScenarioId, 'ai-chat-approval', 'durable-object')).toEqual({ applicable: true });
+    }
   });
 
   // The flip approval-requested -> approval-responded refuses the second answer, so the tool runs once; but it runs
@@ -74,10 +73,7 @@ describe('cloudflare-agents', () => {
   it('gives with each reduction the verdicts and shortest lengths that none gives', async () => {
     const none = await cell('double-resume', { reduce: false, checkContents: true });
     expect(none.schedules).toBe(20);
-    const variants = [
-      { name: 'defaults', reduce: true as const },
-      { name: 'all', reduce: { commute: true, sourceSets: true, bound: true, symmetry: true } },
-    ];
+    const variants = [{ name: 'defaults', reduce: true as const }];
     for (const { name, reduce } of variants) {
       const reduced = await cell('double-resume', { reduce, checkContents: true });
       expect({ name, exhausted: reduced.exhausted, verdicts: verdicts(reduced), steps: steps(reduced) }).toEqual({
@@ -88,6 +84,36 @@ describe('cloudflare-agents', () => {
       });
       expect(reduced.schedules).toBeLessThanOrEqual(none.schedules);
     }
+  });
+
+  // The scenarios whose wiring needed more than the resume: a client's edit of the chat (tamper), the model's
+  // follow-up approval (replay), two calls in one step (two-approvals), a tool that fails after its effect.
+  it('judges tamper, replay, two-approvals and error-after-effect on the real framework', async () => {
+    const tamper = await cell('tamper');
+    expect({ schedules: tamper.schedules, verdicts: verdicts(tamper), steps: steps(tamper) }).toEqual({
+      schedules: 2,
+      verdicts: { integrity: 'fail' },
+      steps: { integrity: 4 },
+    });
+    // The edit (holder:1 = 0) is the shortest: the client's copy of the chat, sent back, is what the tool runs.
+    expect(tamper.verdicts[0]!.counterexample!.explanation).toMatch(/acct-666.*holder had tampered/);
+    const replay = await cell('replay');
+    expect({ schedules: replay.schedules, verdicts: verdicts(replay) }).toEqual({
+      schedules: 1,
+      verdicts: { 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' },
+    });
+    const two = await cell('two-approvals');
+    expect({ exhausted: two.exhausted, schedules: two.schedules, verdicts: verdicts(two) }).toEqual({
+      exhausted: true,
+      schedules: 10,
+      verdicts: { 'at-most-once': 'pass', binding: 'pass', integrity: 'pass', disclosure: 'pass' },
+    });
+    const error = await cell('error-after-effect');
+    expect({ schedules: error.schedules, verdicts: verdicts(error), steps: steps(error) }).toEqual({
+      schedules: 1,
+      verdicts: { disclosure: 'fail', 'at-most-once': 'pass' },
+      steps: { disclosure: 7 },
+    });
   });
 
   it('replays a random schedule to the same history', async () => {
