@@ -729,10 +729,11 @@ export class CloudflareWorld implements World {
     // After a tool ran: the flow's second approval, once (as the AI SDK adapter's model asks for it).
     const followUp = this.#request.followUp;
     if (followUp) {
+      const messages = prompt as { role: string; content?: unknown }[];
       const ids = (role: string, type: string) =>
-        prompt
-          .filter((m) => m.role === role && Array.isArray((m as { content?: unknown }).content))
-          .flatMap((m) => ((m as { content: { type: string; toolCallId?: string }[] }).content).filter((c) => c.type === type))
+        messages
+          .flatMap((m) => (m.role === role && Array.isArray(m.content) ? (m.content as { type: string; toolCallId?: string }[]) : []))
+          .filter((c) => c.type === type)
           .map((c) => c.toolCallId);
       const called = new Set(ids('assistant', 'tool-call'));
       const first = ids('tool', 'tool-result').find((id) => id && !id.includes('.') && !called.has(followUpId(id)));
