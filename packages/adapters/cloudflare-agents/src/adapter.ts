@@ -2,7 +2,7 @@
 // tools, running in the real workerd runtime through Miniflare, one Durable Object per world. Wiring only: the
 // framework's code runs unchanged inside workerd; the prelude (worker/prelude.ts) only observes it and makes its
 // timers virtual.
-import { wiringInfo, type Adapter, type ScenarioId, type WiringInfo } from '@approval-conformance/core';
+import { SCENARIOS, wiringInfo, type Adapter, type ScenarioId, type WiringInfo } from '@approval-conformance/core';
 import { installedVersion } from './bundle.js';
 import { stopRuntime } from './runtime.js';
 import { CloudflareWorld } from './world.js';
@@ -14,12 +14,17 @@ export const WIRINGS: readonly WiringInfo[] = [
       "AIChatAgent with AI SDK tools that need approval (needsApproval), answered from the chat's WebSocket with cf_agent_tool_approval and continued on the server (autoContinue), as the docs show.",
     docsDefault: true,
   },
+  {
+    id: 'guarded-ai-chat-approval',
+    description:
+      "ai-chat-approval with the approval guard (@approval-conformance/guard): the app records each card with the guard before the tab shows it, records the human's click on the server, and the tool's execute spends the approval (bound to the call and the world) before it calls the backend with the guard's idempotency key. The guard runs beside the object (in the test's process, its records kept across a restart), not inside workerd.",
+  },
 ];
 
 export const STORES = ['durable-object'] as const;
 
 /** The scenarios this adapter drives so far (the others need flows it does not wire yet). */
-export const WIRED: ReadonlySet<ScenarioId> = new Set<ScenarioId>(['double-resume', 'overlapping-turns', 'crash-restart', 'world-drift', 're-proposal', 'three-tabs', 'error-after-effect', 'tool-retry', 'tamper', 'replay', 'two-approvals']);
+export const WIRED: ReadonlySet<ScenarioId> = new Set<ScenarioId>(['double-resume', 'overlapping-turns', 'crash-restart', 'world-drift', 're-proposal', 'three-tabs', 'error-after-effect', 'tool-retry', 'tamper', 'replay', 'two-approvals', 'double-resume-no-keys', 'replay-no-keys', 'crash-restart-no-keys']);
 
 /** The framework as installed in this package: `@cloudflare/ai-chat`'s version, over the `agents` it resolves. */
 export function frameworkVersions(): { readonly aiChat: string; readonly agents: string; readonly ai: string } {
@@ -42,6 +47,9 @@ export function cloudflareAgentsAdapter(): Adapter {
       if (!WIRINGS.some((w) => w.id === wiring)) return { applicable: false, reason: `no wiring '${wiring}'` };
       if (!(STORES as readonly string[]).includes(store)) return { applicable: false, reason: `no store '${store}'` };
       if (!WIRED.has(scenario)) return { applicable: false, reason: `not yet wired for ${scenario} (work in progress)` };
+      if (SCENARIOS.get(scenario)?.guardedOnly && !wiring.startsWith('guarded-')) {
+        return { applicable: false, reason: 'only the guard sends idempotency keys: without it this is the scenario it copies' };
+      }
       return { applicable: true };
     },
     createWorld: (env) => CloudflareWorld.create(env),

@@ -13,6 +13,8 @@ import {
   proposeAction,
   proposeRequested,
   toolInput,
+  memoryGuardRecords,
+  WorldGuard,
   type Access,
   type Action,
   type Answer,
@@ -28,6 +30,9 @@ import { answer, outside, runtime, type ClockMessage, type Runtime } from './run
 /** The agent's route (`routeAgentRequest`: the class name in kebab case) and namespace. */
 const AGENT_PATH = 'chat-agent';
 const NAMESPACE = 'ChatAgent';
+
+/** The agent's tools that need approval (worker/agent.ts): guarded, their calls go through the guard. */
+const NEEDS_APPROVAL: ReadonlySet<string> = new Set(['transfer', 'notify']);
 
 /** The messages (the approvals' record), and the object's memory (its pending continuation, timers, stream). */
 export const RECORD = 'record:chat';
@@ -226,6 +231,15 @@ export class CloudflareWorld implements World {
   readonly #scenario: InContext;
   readonly #tabs = new Map<string, Tab>();
   #request: ProposalRequest = { alternatives: [] };
+  /**
+   * Guarded (`guarded-ai-chat-approval`): the approval guard, its records kept across a restart (they stand for a
+   * durable store beside the object's, as its SQLite survives `ctx.abort()`), the app's calls in Node (see PROGRESS).
+   */
+  readonly #guard: WorldGuard | undefined;
+  /** The world each approval was proposed in, for the guard's record of its card. */
+  #proposedIn = new Map<string, string>();
+  /** Guarded: what the guard said of each approval's last call, which the tab is told instead of the tool part. */
+  #guardSays = new Map<string, 'happened' | 'unknown' | undefined>();
   /** The alternatives of the further calls the model makes in the first call's step (`proposeMany`). */
   #parallel: (readonly Action[])[] = [];
   #proposals = 0;
@@ -265,6 +279,12 @@ export class CloudflareWorld implements World {
     this.#rt = rt;
     this.#name = `w-${basename(env.scratchDir)}`;
     this.#scenario = AsyncLocalStorage.snapshot();
+    if (env.wiring.startsWith('guarded-')) {
+      const records = memoryGuardRecords();
+      const guard = new WorldGuard(env, () => records);
+      this.#guard = guard;
+      this.approve = (turn, approvalId) => guard.app.approve(turn, approvalId);
+    }
     rt.register(this.#name, { onBinding: (b, r) => this.#onBinding(b, r), onClock: (m) => this.#onClock(m) });
   }
 
@@ -332,13 +352,17 @@ export class CloudflareWorld implements World {
     this.#atQuiet();
   }
 
+  /** Guarded: the human's click reaches the server, which records the approval of the card the client holds. */
+  readonly approve?: (turn: string, approvalId: string) => Promise<void>;
+
   async inspect(approvalId: string) {
+    if (this.#guard) return this.#guard.inspect(approvalId);
     return { state: this.#states.get(approvalId) ?? 'absent', version: this.#version };
   }
 
   async contents(): Promise<Readonly<Record<string, string>>> {
     if (!this.#asleep && !this.#closed) this.#messages = await outside(() => this.#readMessages());
-    return { [RECORD]: this.#messages };
+    return { [RECORD]: this.#messages, ...(this.#guard ? await this.#guard.contents() : {}) };
   }
 
   async restart(): Promise<void> {
@@ -370,6 +394,8 @@ export class CloudflareWorld implements World {
     this.#cards = this.#cards.filter((c) => c.delivered);
     this.#dispatchedBy.clear();
     for (const w of this.#waiters.splice(0)) w.reject(new Error('the process died'));
+    this.#guardSays.clear();
+    this.#guard?.restart();
     this.#asleep = true;
   }
 
@@ -379,6 +405,7 @@ export class CloudflareWorld implements World {
     this.#tabs.clear();
     for (const t of this.#timers.values()) if (t.handle !== undefined) clearTimeout(t.handle);
     this.#rt.unregister(this.#name);
+    this.#guard?.close();
   }
 
   // ---- turns and tabs
@@ -518,6 +545,7 @@ export class CloudflareWorld implements World {
     const now = recordStates(JSON.parse(text) as unknown[]);
     for (const turn of owners) this.#as(turn, () => this.#env.accessed({ key: RECORD, mode: 'write' }, 'messages.write'));
     for (const [approvalId, state] of now) {
+      if (this.#guard) break;
       const from = this.#states.get(approvalId) ?? 'absent';
       if (from === state) continue;
       this.#states.set(approvalId, state);
@@ -533,7 +561,7 @@ export class CloudflareWorld implements World {
     for (const turn of this.#reads.splice(0)) {
       this.#as(turn, () => {
         this.#env.accessed({ key: RECORD, mode: 'read' }, 'messages.read');
-        for (const [approvalId, state] of this.#states) {
+        if (!this.#guard) for (const [approvalId, state] of this.#states) {
           this.#env.history.emit({ kind: 'record-read', actor: turn, approvalId, version: this.#version, state });
         }
       });
@@ -562,12 +590,7 @@ export class CloudflareWorld implements World {
           const card: Card = { turn: tab.turn, approvalId, action, delivered: false };
           this.#cards.push(card);
           if (!this.#proposed.has(tab.turn)) this.#proposed.set(tab.turn, { approvalId, action });
-          this.#as(tab.turn, () =>
-            this.#env.connections.deliverCard(tab.turn, approvalId, action).then(() => {
-              card.delivered = true;
-              this.#kick();
-            }),
-          );
+          this.#show(card);
         }
       }
     }
@@ -583,12 +606,7 @@ export class CloudflareWorld implements World {
         const action = this.#inputs.get(approvalId) ?? actionOfCall('unknown', {});
         const card: Card = { turn, approvalId, action, delivered: false };
         this.#cards.push(card);
-        this.#as(turn, () =>
-          this.#env.connections.deliverCard(turn, approvalId, action).then(() => {
-            card.delivered = true;
-            this.#kick();
-          }),
-        );
+        this.#show(card);
       }
     }
     // Disclosures: the first outcome of each stream for an approval (the continuation is streamed to every tab, the
@@ -601,7 +619,9 @@ export class CloudflareWorld implements World {
         const key = `${stream}/${approvalId}`;
         if (turn === undefined || this.#told.has(key) || chunk['preliminary']) continue;
         this.#told.add(key);
-        const says = OUTCOME[String(chunk.type)]!;
+        // Guarded: what the guard said became of the call (a refused spend tells nothing), not the tool part.
+        const says = this.#guard ? this.#guardSays.get(approvalId) : OUTCOME[String(chunk.type)]!;
+        if (says === undefined) continue;
         this.#as(turn, () => {
           this.#env.declare(TELL);
           this.#env.history.emit({ kind: 'disclosure', actor: turn, approvalId, says });
@@ -614,6 +634,35 @@ export class CloudflareWorld implements World {
         w.resolve();
       }
     }
+  }
+
+  /**
+   * A card reaches the user. Guarded: the app first records it with the guard (bound to the action and the world the
+   * model proposed it in); a card the guard will not record (its id is taken) is not shown: nothing could spend it.
+   */
+  #show(card: Card) {
+    const { turn, approvalId, action } = card;
+    this.#as(turn, async () => {
+      try {
+        let show = true;
+        if (this.#guard) {
+          const world = this.#proposedIn.get(approvalId);
+          if (world === undefined) throw new Error(`no proposal of ${approvalId} in this world`);
+          try {
+            await this.#guard.app.propose(turn, approvalId, action, world);
+          } catch (error) {
+            // The guard's refusal (GuardError; the package is core's dependency, not this one's).
+            if (!(error instanceof Error && error.name === 'GuardError')) throw error;
+            show = false;
+          }
+        }
+        if (show) await this.#env.connections.deliverCard(turn, approvalId, action);
+        card.delivered = true;
+        this.#kick();
+      } catch (error) {
+        this.#fail(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
   }
 
   // ---- timers
@@ -716,8 +765,9 @@ export class CloudflareWorld implements World {
     if (prompt[prompt.length - 1]?.role === 'user') {
       const proposer = this.#proposerFor();
       const reply = await proposeRequested(proposer, async (id, alternatives, decision) => {
-        const { action } = await proposeAction(proposer, turn, id, alternatives, decision);
+        const { action, world } = await proposeAction(proposer, turn, id, alternatives, decision);
         this.#inputs.set(id, action);
+        this.#proposedIn.set(id, world);
         return { id, action };
       });
       this.#objectGoesOn();
@@ -739,8 +789,9 @@ export class CloudflareWorld implements World {
       const first = ids('tool', 'tool-result').find((id) => id && !id.includes('.') && !called.has(followUpId(id)));
       if (first) {
         const id = followUpId(first);
-        const { action } = await proposeAction(this.#proposerFor(), turn, id, [followUp], 'propose-follow-up');
+        const { action, world } = await proposeAction(this.#proposerFor(), turn, id, [followUp], 'propose-follow-up');
         this.#inputs.set(id, action);
+        this.#proposedIn.set(id, world);
         this.#objectGoesOn();
         return { content: [{ type: 'tool-call', toolCallId: id, toolName: action.operation, input: JSON.stringify(toolInput(action)) }] };
       }
@@ -754,6 +805,14 @@ export class CloudflareWorld implements World {
     const action = actionOfCall(String(body['operation']), body['input']);
     this.#dispatchedBy.set(approvalId, turn);
     try {
+      if (this.#guard && NEEDS_APPROVAL.has(action.operation)) {
+        // Guarded: the tool's execute spends the approval (bound to this call and the world) before it calls the
+        // backend with the guard's idempotency key; a refused or failed spend throws, so the tool part is an error.
+        const outcome = await this.#guard.app.run(turn, approvalId, action, `${turn}/${approvalId}`);
+        this.#guardSays.set(approvalId, outcome === 'ran' || outcome === 'ran-before' ? 'happened' : outcome === 'unknown' ? 'unknown' : undefined);
+        if (outcome === 'refused' || outcome === 'unknown') throw new Error(`${action.operation}: the approval guard says ${outcome}`);
+        return { ok: true, applied: outcome === 'ran' };
+      }
       const result = await this.#env.backend.call(turn, { approvalId, dispatch: `${turn}/${approvalId}`, action });
       return { ok: true, applied: result.applied };
     } finally {
