@@ -17,8 +17,8 @@ import { stopRuntime } from './runtime.js';
 const adapter = cloudflareAgentsAdapter();
 const verdicts = (r: CellResult) => Object.fromEntries(r.verdicts.map((v) => [v.property, v.verdict]));
 const steps = (r: CellResult) => Object.fromEntries(r.verdicts.filter((v) => v.counterexample).map((v) => [v.property, v.counterexample!.steps]));
-const cell = (scenario: ScenarioId, options: ExploreOptions = {}) =>
-  exploreCell({ adapter, wiring: 'ai-chat-approval', store: 'durable-object', scenario: SCENARIOS.get(scenario)! }, options);
+const cell = (scenario: ScenarioId, options: ExploreOptions = {}, wiring = 'ai-chat-approval') =>
+  exploreCell({ adapter, wiring, store: 'durable-object', scenario: SCENARIOS.get(scenario)! }, options);
 
 afterAll(stopRuntime);
 
@@ -29,6 +29,8 @@ describe('cloudflare-agents', () => {
     for (const scenario of ['tamper', 'replay', 'two-approvals', 'three-tabs', 'error-after-effect', 'tool-retry', 'world-drift', 're-proposal']) {
       expect(adapter.applicability(scenario as ScenarioId, 'ai-chat-approval', 'durable-object')).toEqual({ applicable: true });
     }
+    expect(adapter.applicability('crash-restart-no-keys', 'guarded-ai-chat-approval', 'durable-object')).toEqual({ applicable: true });
+    expect(adapter.applicability('crash-restart-no-keys', 'ai-chat-approval', 'durable-object').applicable).toBe(false);
   });
 
   // The flip approval-requested -> approval-responded refuses the second answer, so the tool runs once; but it runs
@@ -65,6 +67,16 @@ describe('cloudflare-agents', () => {
     const told = amo.history.filter((e) => e.kind === 'disclosure').map((e) => `${e.actor} ${e.kind === 'disclosure' ? e.says : ''}`);
     expect(told).toEqual(['t1 happened', 't2 happened']);
     expect(steps(result)['no-resurrection']).toBe(3);
+  });
+
+  // Guarded: the tool's execute spends the approval with the guard before the backend; after the restart the retry's
+  // spend is refused (spent already) and recovered with the same idempotency key, which the backend applies once.
+  it('runs the tool at most once across the restart when the guard spends the approval first', async () => {
+    const result = await cell('crash-restart', {}, 'guarded-ai-chat-approval');
+    expect(result.exhausted).toBe(true);
+    expect(result.findings).toEqual([]);
+    expect(result.schedules).toBe(8);
+    expect(verdicts(result)).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'pass', disclosure: 'pass' });
   });
 
   // As core's reductions test: every reduction gives the verdicts and shortest counterexamples that none gives, with

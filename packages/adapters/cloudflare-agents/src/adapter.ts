@@ -23,7 +23,7 @@ export const WIRINGS: readonly WiringInfo[] = [
 
 export const STORES = ['durable-object'] as const;
 
-/** The scenarios this adapter drives so far (the others need flows it does not wire yet). */
+/** The scenarios this adapter drives: every scenario core defines (the `*-no-keys` ones on the guarded wiring only). */
 export const WIRED: ReadonlySet<ScenarioId> = new Set<ScenarioId>(['double-resume', 'overlapping-turns', 'crash-restart', 'world-drift', 're-proposal', 'three-tabs', 'error-after-effect', 'tool-retry', 'tamper', 'replay', 'two-approvals', 'double-resume-no-keys', 'replay-no-keys', 'crash-restart-no-keys']);
 
 /** The framework as installed in this package: `@cloudflare/ai-chat`'s version, over the `agents` it resolves. */
@@ -46,7 +46,7 @@ export function cloudflareAgentsAdapter(): Adapter {
     applicability(scenario, wiring, store) {
       if (!WIRINGS.some((w) => w.id === wiring)) return { applicable: false, reason: `no wiring '${wiring}'` };
       if (!(STORES as readonly string[]).includes(store)) return { applicable: false, reason: `no store '${store}'` };
-      if (!WIRED.has(scenario)) return { applicable: false, reason: `not yet wired for ${scenario} (work in progress)` };
+      if (!WIRED.has(scenario)) return { applicable: false, reason: `no wiring in this adapter for ${scenario}, a scenario newer than it` };
       if (SCENARIOS.get(scenario)?.guardedOnly && !wiring.startsWith('guarded-')) {
         return { applicable: false, reason: 'only the guard sends idempotency keys: without it this is the scenario it copies' };
       }
