@@ -13,10 +13,10 @@ import {
   proposeAction,
   proposeRequested,
   toolInput,
-  memoryGuardRecords,
   WorldGuard,
   type Access,
   type Action,
+  type GuardRecords,
   type Answer,
   type PendingApproval,
   type ProposalRequest,
@@ -280,7 +280,7 @@ export class CloudflareWorld implements World {
     this.#name = `w-${basename(env.scratchDir)}`;
     this.#scenario = AsyncLocalStorage.snapshot();
     if (env.wiring.startsWith('guarded-')) {
-      const records = memoryGuardRecords();
+      const records = this.#objectGuardRecords();
       const guard = new WorldGuard(env, () => records);
       this.#guard = guard;
       this.approve = (turn, approvalId) => guard.app.approve(turn, approvalId);
@@ -406,6 +406,36 @@ export class CloudflareWorld implements World {
     for (const t of this.#timers.values()) if (t.handle !== undefined) clearTimeout(t.handle);
     this.#rt.unregister(this.#name);
     this.#guard?.close();
+  }
+
+  /**
+   * The guard's records in the object's own SQLite (`ctx.storage.sql`, the prelude's `guard` control op): they survive
+   * `ctx.abort()` as the chat does, and the restarted app reads them from the new instance. The guard's logic runs
+   * here, in Node; only its store is the object's. Every call is made outside the turn's async context (undici's
+   * timers must not land on the run's virtual clock); core's GatedGuardStore gates them.
+   */
+  #objectGuardRecords(): GuardRecords {
+    type Rec = Parameters<GuardRecords['store']['insert']>[0];
+    const call = <T>(params: Record<string, string | number>) => outside(() => this.#control('guard', params)) as Promise<T>;
+    const store: GuardRecords['store'] = {
+      insert: async (record) => (await call<{ ok: boolean }>({ op: 'insert', record: JSON.stringify(record) })).ok,
+      get: async (id) => (await call<{ record: Rec | null }>({ op: 'get', id })).record ?? undefined,
+      replace: async (next, expected) => (await call<{ ok: boolean }>({ op: 'replace', record: JSON.stringify(next), expected })).ok,
+    };
+    return {
+      store,
+      dump: async () => (await call<{ records: Rec[] }>({ op: 'dump' })).records,
+      load: async () => {
+        throw new Error('no snapshot/restore in this adapter');
+      },
+      close: () => {},
+      inspect: async (approvalId) => {
+        const record = await store.get(approvalId);
+        // As core's guardRecordState: approved and unspent are not spent yet; anything else is.
+        const state: RecordState = record === undefined ? 'absent' : record.state === 'unspent' || record.state === 'approved' ? 'unspent' : 'spent';
+        return { state, version: record?.version ?? 0 };
+      },
+    };
   }
 
   // ---- turns and tabs

@@ -367,6 +367,33 @@ export function instrument<T extends new (ctx: any, env: any) => any>(Base: T, b
         real.setTimeout(() => { try { inst.ctx.abort("approval-conformance: restart"); } catch (e) { /* already gone */ } }, 0);
         return Response.json({ aborted: true });
       }
+      if (op === "guard") {
+        // The approval guard's records (guarded wiring), in the object's own SQLite (ctx.storage.sql): the guard's
+        // store calls, made by the app in Node behind the suite's gates, run here, each one statement.
+        const sql = inst.ctx.storage.sql;
+        sql.exec("CREATE TABLE IF NOT EXISTS approval_guard (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL)");
+        const q = url.searchParams;
+        const what = q.get("op");
+        // rowsWritten counts the primary key's index too (2 for an insert): > 0, never === 1.
+        if (what === "insert") {
+          const r = JSON.parse(q.get("record") ?? "null");
+          return Response.json({ ok: sql.exec("INSERT INTO approval_guard (id, version, record) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING", r.id, r.version, JSON.stringify(r)).rowsWritten > 0 });
+        }
+        if (what === "get") {
+          const rows = sql.exec("SELECT record FROM approval_guard WHERE id = ?", q.get("id")).toArray() as { record: string }[];
+          return Response.json({ record: rows[0] ? JSON.parse(rows[0].record) : null });
+        }
+        if (what === "replace") {
+          const r = JSON.parse(q.get("record") ?? "null");
+          const written = sql.exec("UPDATE approval_guard SET version = ?, record = ? WHERE id = ? AND version = ?", r.version, JSON.stringify(r), r.id, Number(q.get("expected"))).rowsWritten;
+          return Response.json({ ok: written > 0 });
+        }
+        if (what === "dump") {
+          const rows = sql.exec("SELECT record FROM approval_guard ORDER BY id").toArray() as { record: string }[];
+          return Response.json({ records: rows.map((row) => JSON.parse(row.record)) });
+        }
+        return new Response("unknown guard op", { status: 404 });
+      }
       if (op === "info") {
         return Response.json({
           envProbe, envNow: (() => { try { return Object.keys((workers as any).env ?? {}).sort(); } catch (e) { return String(e); } })(),
