@@ -17,7 +17,7 @@ export const WIRINGS: readonly WiringInfo[] = [
   {
     id: 'guarded-ai-chat-approval',
     description:
-      "ai-chat-approval with the approval guard (@approval-conformance/guard): the app records each card with the guard before the tab shows it, records the human's click on the server, and the tool's execute spends the approval (bound to the call and the world) before it calls the backend with the guard's idempotency key. The guard runs beside the object (in the test's process, its records kept across a restart), not inside workerd.",
+      "ai-chat-approval with the approval guard (@approval-conformance/guard): the app records each card with the guard before the tab shows it, records the human's click on the server, and the tool's execute spends the approval (bound to the call and the world) before it calls the backend with the guard's idempotency key. The guard's records are in the Durable Object's own SQLite (ctx.storage.sql); its logic runs in the test's process, where the tool's BACKEND call is answered.",
   },
 ];
 

@@ -232,8 +232,8 @@ export class CloudflareWorld implements World {
   readonly #tabs = new Map<string, Tab>();
   #request: ProposalRequest = { alternatives: [] };
   /**
-   * Guarded (`guarded-ai-chat-approval`): the approval guard, its records kept across a restart (they stand for a
-   * durable store beside the object's, as its SQLite survives `ctx.abort()`), the app's calls in Node (see PROGRESS).
+   * Guarded (`guarded-ai-chat-approval`): the approval guard, its records in the object's own SQLite (they survive
+   * `ctx.abort()` as the chat does), the app's calls in Node (see PROGRESS).
    */
   readonly #guard: WorldGuard | undefined;
   /** The world each approval was proposed in, for the guard's record of its card. */
