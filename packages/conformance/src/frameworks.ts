@@ -443,7 +443,13 @@ const CLOUDFLARE_AGENTS: Framework = {
   },
   async load(version, log) {
     const cf = await import('@approval-conformance/adapter-cloudflare-agents');
-    const { aiChat } = cf.frameworkVersions();
+    // The pinned pair is the adapter's devDependencies: in the workspace only.
+    let aiChat: string | undefined;
+    try {
+      aiChat = cf.frameworkVersions().aiChat;
+    } catch {
+      aiChat = undefined;
+    }
     if (version === aiChat && this.pinned.includes(version)) {
       const dir = dirname(createRequire(import.meta.url).resolve('@approval-conformance/adapter-cloudflare-agents/package.json'));
       return { adapter: cf.cloudflareAgentsAdapter(), ...loadedPackages(dir, CLOUDFLARE_AGENTS_PACKAGES) };
