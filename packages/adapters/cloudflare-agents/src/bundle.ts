@@ -77,7 +77,9 @@ export const cacheRoot = () => join(tmpdir(), 'approval-conformance-cloudflare-a
 
 /** The bundle's path: built once (per tree), then taken from the cache. */
 export async function workerBundle(tree: InstalledTree | undefined = current): Promise<string> {
-  const dir = join(cacheRoot(), bundleKey(tree));
+  // An installed version's bundles live beside it in the suite's cache (kept across runs; a run's workers each have a
+  // temporary folder of their own); the pinned pair's under the temporary folder.
+  const dir = join(tree ? join(tree.dir, 'bundles') : cacheRoot(), bundleKey(tree));
   const outfile = join(dir, 'worker.js');
   if (existsSync(outfile)) return outfile;
   mkdirSync(dir, { recursive: true });
