@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compatModule, features, lacking } from './compat.js';
 import { WORKER_DIR } from './bundle.js';
-import { choosePartners, exportedNames, namedImports, type Release } from './versions.js';
+import { choosePartners, exportedNames, floorAbove, namedImports, type Release } from './versions.js';
 
 // agents releases as the registry lists them (versions and the peers that matter here).
 const AGENTS: Release[] = [
@@ -47,6 +47,26 @@ describe('choosePartners', () => {
     await expect(choosePartners(aiChat('0.10.2', '>=0.17.1 <1.0.0', '^7.0.0'), AGENTS, AI, () => false)).rejects.toThrow(
       "no published agents in @cloudflare/ai-chat@0.10.2's peer range (>=0.17.1 <1.0.0) exports everything it imports from agents (checked 0.32.0, 0.24.0, 0.22.0, 0.19.0); name another version",
     );
+  });
+
+  it('keeps the partner below the agents floor a later ai-chat had to raise to', async () => {
+    // ai-chat releases' agents ranges, as the registry lists them.
+    const releases = [
+      aiChat('0.4.6', '>=0.8.7 <1.0.0', '^6.0.0'),
+      aiChat('0.6.2', '>=0.12.1 <1.0.0', '^6.0.0'),
+      aiChat('0.9.4', '>=0.17.1 <1.0.0', '^6.0.0'),
+      aiChat('0.10.2', '>=0.17.1 <1.0.0', '^6.0.0 || ^7.0.0'),
+      aiChat('0.12.0', '>=0.23.0 <1.0.0', '^6.0.0 || ^7.0.0'),
+      aiChat('0.12.2', '>=0.25.0 <1.0.0', '^6.0.0 || ^7.0.0'),
+    ];
+    const later = (v: string) => releases.filter((r) => r.version !== v);
+    expect(floorAbove(releases[0]!, later('0.4.6'))).toBe('0.12.1');
+    // 0.10.x keeps 0.9.4's floor: the next raise is 0.12.0's.
+    expect(floorAbove(releases[2]!, later('0.9.4'))).toBe('0.23.0');
+    expect(floorAbove(releases[5]!, later('0.12.2'))).toBeUndefined();
+    expect(await choosePartners(releases[0]!, AGENTS, AI, () => true, '0.12.1')).toEqual({ agents: '0.11.7', ai: '6.0.333' });
+    expect(await choosePartners(releases[3]!, AGENTS, AI, () => true, '0.23.0')).toEqual({ agents: '0.22.0', ai: '7.0.173' });
+    expect(await choosePartners(releases[5]!, AGENTS, AI, () => true, undefined)).toEqual({ agents: '0.32.0', ai: '7.0.173' });
   });
 
   it('refuses a release that names no agents or ai peer, and one no agents fits', async () => {

@@ -32,7 +32,8 @@ const stableOnly = (v: string) => semver.valid(v) !== null && semver.prerelease(
 
 /**
  * The `agents` and `ai` that go with `@cloudflare/ai-chat@aiChat.version`: the newest stable `ai` in ai-chat's range
- * that a fitting `agents` admits, and the newest stable `agents` that fits: in ai-chat's `agents` range, its own peers
+ * that a fitting `agents` admits, and the newest stable `agents` that fits: in ai-chat's `agents` range and older
+ * than `below` (`floorAbove`: the agents a later ai-chat had to ask for), its own peers
  * admitting that `ai` and this ai-chat (where it names one: strict peers), and `covers` (it exports every name ai-chat
  * imports from it). The peer ranges alone do not say it: ai-chat imports agents' internals, which later releases drop
  * and earlier ones lack (0.10.2 wants agents >=0.17.1 <1, but 0.32.0 has no `agents/chat` STREAM_CLEANUP_DELAY_SECONDS
@@ -44,6 +45,7 @@ export async function choosePartners(
   agents: readonly Release[],
   ai: readonly string[],
   covers: (agents: string) => Promise<boolean> | boolean = () => true,
+  below?: string,
 ): Promise<Partners> {
   const peers = aiChat.peerDependencies ?? {};
   const agentsRange = peers['agents'];
@@ -53,6 +55,7 @@ export async function choosePartners(
   }
   const fitting = [...agents]
     .filter((a) => stableOnly(a.version) && semver.satisfies(a.version, agentsRange))
+    .filter((a) => below === undefined || semver.lt(a.version, below))
     .filter((a) => {
       const back = a.peerDependencies?.['@cloudflare/ai-chat'];
       return !back || semver.satisfies(aiChat.version, back);
@@ -80,6 +83,27 @@ export async function choosePartners(
   );
 }
 
+/**
+ * The agents a release's partner must be older than: the lowest `agents` floor above its own among the later ai-chat
+ * releases (the floor rises when ai-chat needs a newer agents: where the contract between them changed, which
+ * names alone do not show: ai-chat 0.4.6 to 0.8.6 bundle with agents 0.32.0, whose chat code then calls
+ * `__DO_NOT_USE_WILL_BREAK__sync` on ai-chat's streams, which they lack). Undefined for the latest line.
+ */
+export function floorAbove(aiChat: Release, releases: readonly Release[]): string | undefined {
+  const floor = (r: Release) => {
+    const range = r.peerDependencies?.['agents'];
+    return range && semver.validRange(range) ? semver.minVersion(range)?.version : undefined;
+  };
+  const own = floor(aiChat);
+  if (own === undefined) return undefined;
+  const above = releases
+    .filter((r) => stableOnly(r.version) && semver.gt(r.version, aiChat.version))
+    .map(floor)
+    .filter((f): f is string => f !== undefined && semver.gt(f, own))
+    .sort(semver.compare);
+  return above[0];
+}
+
 /** As `npm view` answers a range: one object, or a list of them. */
 const listOf = <T>(found: T | T[] | undefined): T[] => (found === undefined ? [] : Array.isArray(found) ? found : [found]);
 
@@ -90,11 +114,13 @@ export async function partnersFor(version: string): Promise<Partners> {
   const agentsRange = aiChat.peerDependencies?.['agents'] ?? '*';
   const agents = listOf(await npmView<Release[] | Release>(`agents@${agentsRange}`, ['version', 'peerDependencies']));
   const ai = listOf(await npmView<string[] | string>(`ai@${aiChat.peerDependencies?.['ai'] ?? '*'}`, ['version']));
+  const later = listOf(await npmView<Release[] | Release>(`@cloudflare/ai-chat@>${version}`, ['version', 'peerDependencies']));
   const needs = await importsOf(`@cloudflare/ai-chat@${version}`);
-  return choosePartners(aiChat, agents, ai, async (v) => {
+  const covers = async (v: string) => {
     const has = await exportsOf(`agents@${v}`);
     return [...needs].every(([entry, names]) => names.every((n) => has.get(entry)?.has(n) ?? false));
-  });
+  };
+  return choosePartners(aiChat, agents, ai, covers, floorAbove(aiChat, later));
 }
 
 /** A package's tarball from the registry (`npm pack`), unpacked into the cache once; its folder (`package/`). */
