@@ -68,14 +68,12 @@ describe('frameworks outside the default matrix', () => {
     expect(MATRIX_FRAMEWORK_NAMES).toEqual(FRAMEWORK_NAMES.filter((name) => name !== 'cloudflare-agents'));
   });
 
-  it('runs only the pinned pair of a framework that says onlyPinned, and refuses any other version before anything starts', async () => {
-    expect(framework('cloudflare-agents').onlyPinned).toBeDefined();
-    expect(await expandSpec(parseFrameworkSpec('cloudflare-agents'))).toEqual(['0.12.2']);
+  it("runs cloudflare-agents' pinned version from the workspace, and by default the last release of each minor line from the first with approvals", async () => {
+    const fw = framework('cloudflare-agents');
+    expect(fw.oldest).toBe('0.0.6');
     expect(await expandSpec(parseFrameworkSpec('cloudflare-agents@0.12.2'))).toEqual(['0.12.2']);
-    for (const spec of ['cloudflare-agents@0.12.1', 'cloudflare-agents@latest', 'cloudflare-agents@^0.12']) {
-      const refused = expandSpec(parseFrameworkSpec(spec));
-      await expect(refused).rejects.toThrow(UsageError);
-      await expect(refused).rejects.toThrow(`${spec} is not installable yet: only the pinned pair`);
-    }
+    // @cloudflare/ai-chat's releases on the registry (2026-12-04).
+    const releases = ['0.0.3', '0.0.4', '0.0.5', '0.0.6', '0.0.7', '0.0.8', '0.1.2', '0.1.3', '0.1.9', '0.2.6', '0.4.6', '0.9.4', '0.10.0', '0.10.2', '0.12.0', '0.12.2', '0.13.0-rc.1'];
+    expect(fw.defaults(releases)).toEqual(['0.0.8', '0.1.9', '0.2.6', '0.4.6', '0.9.4', '0.10.2', '0.12.2']);
   });
 });

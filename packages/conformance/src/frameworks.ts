@@ -55,11 +55,6 @@ export interface Framework {
   /** The npm package name a local build's package.json must have, for frameworks that take `file:PATH`. */
   readonly localName?: string;
   /**
-   * Only the pinned versions run (a reason, in words): any other version is a usage error before anything starts,
-   * where the adapter cannot install other versions yet.
-   */
-  readonly onlyPinned?: string;
-  /**
    * Left out of the default matrix (`run` with no `--framework`, the API's default list): its verdicts are not ready
    * to publish. Naming it runs it; `FRAMEWORK_NAMES` still lists it.
    */
@@ -432,27 +427,36 @@ const CLOUDFLARE_AGENTS: Framework = {
   name: 'cloudflare-agents',
   adapter: '@approval-conformance/adapter-cloudflare-agents',
   npm: '@cloudflare/ai-chat',
-  // The tested pair: @cloudflare/ai-chat 0.12.2 wants agents >=0.25 <1, and the registry jumps from 0.24.0 to 0.32.0.
+  // A version is @cloudflare/ai-chat's; its agents and ai are the newest its peers admit under strict peers (the
+  // adapter's choosePartners), and the results' packages name all three. The workspace pins 0.12.2 with agents 0.32.0
+  // and ai 7.0.173 (0.12.2 wants agents >=0.25 <1, and the registry jumps from 0.24.0 to 0.32.0).
   pinned: ['0.12.2'],
-  oldest: '0.12.2',
-  onlyPinned: 'only the pinned pair (@cloudflare/ai-chat 0.12.2 + agents 0.32.0, from the suite\'s workspace) runs',
+  // The first with tool approvals from the chat's socket (cf_agent_tool_approval).
+  oldest: '0.0.6',
   // Three scenarios wired, disclosures not yet: not in the published matrix.
   notInMatrix: true,
-  defaults: () => ['0.12.2'],
+  // The last release of each minor line from the first with approvals (0.0.6) to the latest.
+  defaults: (releases) => lastOfEachMinor(stable(releases).filter((v) => semver.gte(v, '0.0.6'))),
   async shape() {
     const { WIRINGS, STORES } = await import('@approval-conformance/adapter-cloudflare-agents');
     return { wirings: WIRINGS.map((w) => w.id), stores: [...STORES] };
   },
-  async load(version) {
+  async load(version, log) {
     const cf = await import('@approval-conformance/adapter-cloudflare-agents');
-    const { aiChat, agents } = cf.frameworkVersions();
-    if (version !== '0.12.2' || aiChat !== '0.12.2' || agents !== '0.32.0') {
-      throw new UsageError(
-        `cloudflare-agents@${version} is not installable yet: ${this.onlyPinned}; the workspace has @cloudflare/ai-chat ${aiChat} + agents ${agents}.`,
-      );
+    // The pinned pair is the adapter's devDependencies: in the workspace only.
+    let aiChat: string | undefined;
+    try {
+      aiChat = cf.frameworkVersions().aiChat;
+    } catch {
+      aiChat = undefined;
     }
-    const dir = dirname(createRequire(import.meta.url).resolve('@approval-conformance/adapter-cloudflare-agents/package.json'));
-    return { adapter: cf.cloudflareAgentsAdapter(), ...loadedPackages(dir, CLOUDFLARE_AGENTS_PACKAGES) };
+    if (version === aiChat && this.pinned.includes(version)) {
+      const dir = dirname(createRequire(import.meta.url).resolve('@approval-conformance/adapter-cloudflare-agents/package.json'));
+      return { adapter: cf.cloudflareAgentsAdapter(), ...loadedPackages(dir, CLOUDFLARE_AGENTS_PACKAGES) };
+    }
+    if (this.pinned.includes(version)) log(notPinnedHere('cloudflare-agents', version));
+    const tree = await installing('cloudflare-agents', version, this.pinned, () => cf.installedTree(version, log));
+    return { adapter: cf.versionedAdapter(tree), ...loadedPackages(tree.dir, CLOUDFLARE_AGENTS_PACKAGES) };
   },
 };
 
@@ -575,12 +579,6 @@ export async function expandSpecToTargets(spec: FrameworkSpec, log: Log = () => 
 
 async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Promise<string[]> {
   const { version } = spec;
-  if (fw.onlyPinned !== undefined && version !== undefined && !fw.pinned.includes(version)) {
-    throw new UsageError(
-      `${fw.name}@${version} is not installable yet: ${fw.onlyPinned}; name ${fw.name} or ${fw.pinned.map((v) => `${fw.name}@${v}`).join(', ')}.`,
-    );
-  }
-  if (fw.onlyPinned !== undefined && version === undefined) return [...fw.pinned];
   if (version === undefined) return fw.defaults(await releases(fw, log));
   if (version === 'latest') return [stable(await releases(fw, log)).at(-1) ?? fw.pinned[0]!];
   if (fw.pinned.includes(version)) return [version];

@@ -1,13 +1,17 @@
 // The code that runs inside workerd, bundled into one ES module: a generated entry that imports the prelude first
 // (it replaces the isolate's timers before any framework module runs), then the agent, and wraps the agent's Durable
 // Object class with the prelude's instrumentation. Built with esbuild's JS API (the options spike 2 measured) and
-// cached under the temporary folder by the installed versions and a hash of the worker's sources.
+// cached under the temporary folder by the installed versions and a hash of the worker's sources. The framework's
+// packages come from the workspace (the pinned pair) or from a version installed into the suite's cache
+// (src/versions.ts): then the worker's own imports of them resolve in that tree, and its packages' imports in theirs.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'esbuild';
+import { compatModule } from './compat.js';
 
 /** The folder with the worker's sources (prelude, agent, model), beside `src/`. */
 export const WORKER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'worker');
@@ -40,10 +44,30 @@ export function installedVersion(name: string): string {
   }
 }
 
-/** What names the bundle: the framework's versions and the worker's sources. */
-function bundleKey(): string {
-  const versions = ['agents', '@cloudflare/ai-chat', 'ai'].map((n) => `${n.replace(/^@cloudflare\//, '')}@${installedVersion(n)}`).join('_');
-  const hash = createHash('sha256').update(ENTRY);
+/** A version installed outside the workspace: its folder (with node_modules) and the versions it holds. */
+export interface InstalledTree {
+  readonly dir: string;
+  readonly versions: { readonly aiChat: string; readonly agents: string; readonly ai: string };
+}
+
+/** The tree the next bundle (and so the next workerd) is built from; undefined for the workspace's pinned pair. */
+let current: InstalledTree | undefined;
+
+/** Chooses the tree the worlds created from now on run (the versioned adapter sets it when it creates a world). */
+export function useTree(tree: InstalledTree | undefined): void {
+  current = tree;
+}
+
+export const currentTree = (): InstalledTree | undefined => current;
+
+/** The folder the worker's imports of the framework resolve from. */
+export const packagesDir = (tree: InstalledTree | undefined) => tree?.dir ?? WORKER_DIR;
+
+/** What names the bundle: the framework's versions, where they come from, and the worker's sources. */
+function bundleKey(tree: InstalledTree | undefined): string {
+  const v = tree?.versions ?? { agents: installedVersion('agents'), aiChat: installedVersion('@cloudflare/ai-chat'), ai: installedVersion('ai') };
+  const versions = `agents@${v.agents}_ai-chat@${v.aiChat}_ai@${v.ai}`;
+  const hash = createHash('sha256').update(ENTRY).update(tree?.dir ?? 'workspace').update(compatModule(packagesDir(tree)));
   for (const file of readdirSync(WORKER_DIR).sort()) hash.update(file).update(readFileSync(join(WORKER_DIR, file)));
   return `${versions}-${hash.digest('hex').slice(0, 12)}`;
 }
@@ -51,9 +75,11 @@ function bundleKey(): string {
 /** The folder bundles and the runtime's helper files go in. */
 export const cacheRoot = () => join(tmpdir(), 'approval-conformance-cloudflare-agents');
 
-/** The bundle's path: built once, then taken from the cache. */
-export async function workerBundle(): Promise<string> {
-  const dir = join(cacheRoot(), bundleKey());
+/** The bundle's path: built once (per tree), then taken from the cache. */
+export async function workerBundle(tree: InstalledTree | undefined = current): Promise<string> {
+  // An installed version's bundles live beside it in the suite's cache (kept across runs; a run's workers each have a
+  // temporary folder of their own); the pinned pair's under the temporary folder.
+  const dir = join(tree ? join(tree.dir, 'bundles') : cacheRoot(), bundleKey(tree));
   const outfile = join(dir, 'worker.js');
   if (existsSync(outfile)) return outfile;
   mkdirSync(dir, { recursive: true });
@@ -71,12 +97,36 @@ export async function workerBundle(): Promise<string> {
     // Bare Node builtins (`path` from mime-types) resolve in workerd under nodejs_compat.
     external: ['cloudflare:*', 'node:*', ...builtinModules],
     logLevel: 'warning',
+    plugins: [fromTree(tree)],
     // Not minified: the world tells a debounce from a poll by the names of the functions that set a timer.
     minify: false,
     sourcemap: false,
   });
   renameSync(partial, outfile);
   return outfile;
+}
+
+/**
+ * The worker's imports: `cs-compat` is the module of what the installed code has (src/compat.ts); a bare import from
+ * the worker's own files resolves in the tree when there is one (the framework's files then resolve their own
+ * imports where they are, in that tree).
+ */
+function fromTree(tree: InstalledTree | undefined): Plugin {
+  const root = packagesDir(tree);
+  return {
+    name: 'approval-conformance-tree',
+    setup(build) {
+      build.onResolve({ filter: /^cs-compat$/ }, () => ({ path: 'cs-compat', namespace: 'cs-compat' }));
+      build.onLoad({ filter: /.*/, namespace: 'cs-compat' }, () => ({ contents: compatModule(root), loader: 'js' }));
+      if (!tree) return;
+      build.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.pluginData === 'tree' || !args.importer.startsWith(WORKER_DIR) || /^(cloudflare|node):/.test(args.path)) return undefined;
+        if (builtinModules.includes(args.path)) return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, resolveDir: tree.dir, pluginData: 'tree' });
+        return found.errors.length > 0 ? { errors: found.errors } : found;
+      });
+    },
+  };
 }
 
 /** Writes `text` to `path` unless it already holds it. */

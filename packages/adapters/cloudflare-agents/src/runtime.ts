@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Miniflare, Response } from 'miniflare';
-import { AGENT_CLASSES, cacheRoot, workerBundle, writeOnce } from './bundle.js';
+import { AGENT_CLASSES, cacheRoot, currentTree, workerBundle, writeOnce, type InstalledTree } from './bundle.js';
 
 /**
  * Runs `fn` in the async context this module was loaded in: every fetch and WebSocket towards workerd goes through
@@ -41,6 +41,8 @@ export interface Runtime {
 
 const hosts = new Map<string, ObjectHost>();
 let running: Promise<{ mf: Miniflare; runtime: Runtime; persist: string }> | undefined;
+/** The tree the running workerd's bundle was built from (undefined: the workspace's pinned pair). */
+let runningTree: InstalledTree | undefined;
 
 /**
  * Where a SIGKILLed worker would leave workerd running (reparented to init): on Linux with `setpriv`, workerd is
@@ -65,8 +67,8 @@ function dieWithThisProcess(): string | undefined {
   return script;
 }
 
-async function start() {
-  const scriptPath = await workerBundle();
+async function start(tree: InstalledTree | undefined) {
+  const scriptPath = await workerBundle(tree);
   const persist = mkdtempSync(join(tmpdir(), 'cf-agents-do-'));
   const host = (name: string | null) => {
     const found = name === null ? undefined : hosts.get(name);
@@ -120,8 +122,15 @@ async function start() {
 }
 
 /** The process's runtime, started on first use. */
-export function runtime(): Promise<Runtime> {
-  running ??= outside(() => start());
+export async function runtime(): Promise<Runtime> {
+  const tree = currentTree();
+  if (running && runningTree !== tree) {
+    // Another version's workerd: stopped when no world is on it (a cell's worlds all run one version).
+    if (hosts.size > 0) throw new Error(`a workerd for another version still has ${hosts.size} world(s) on it`);
+    await stopRuntime();
+  }
+  runningTree = tree;
+  running ??= outside(() => start(tree));
   const started = running;
   started.catch(() => {
     if (running === started) running = undefined;

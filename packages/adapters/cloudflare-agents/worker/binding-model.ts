@@ -15,6 +15,8 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from "@ai-sdk/provider";
+// The spec the installed ai takes (v3 for ai 6, v4 for ai 7; src/compat.ts): the shapes below are the same in both.
+import { MODEL_SPEC } from "cs-compat";
 
 type Fetcher = { fetch(input: RequestInfo, init?: RequestInit): Promise<Response> };
 
@@ -24,7 +26,7 @@ const usage = {
 };
 
 export class BindingModel implements LanguageModelV4 {
-  readonly specificationVersion = "v4" as const;
+  readonly specificationVersion = MODEL_SPEC as "v4";
   readonly provider = "conformance-binding";
   readonly modelId: string;
   readonly supportedUrls = {};

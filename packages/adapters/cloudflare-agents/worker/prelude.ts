@@ -18,6 +18,8 @@
 //      from (a second AsyncLocalStorage, entered per incoming frame/request).
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as workers from "cloudflare:workers";
+// The table the installed framework writes the chat's messages to (src/compat.ts).
+import { MESSAGE_TABLE } from "cs-compat";
 
 const real = {
   setTimeout: globalThis.setTimeout.bind(globalThis),
@@ -237,7 +239,7 @@ function wrapStorage(inst: Inst, storage: any) {
 }
 
 // ---- writes to the chat's messages (ctx.storage.sql.exec), noted with their origin
-const MESSAGE_WRITE = /^\s*(insert|update|delete|replace)\b[\s\S]*\bcf_agents_session_message/i;
+const MESSAGE_WRITE = new RegExp(String.raw`^\s*(insert|update|delete|replace)\b[\s\S]*\b${MESSAGE_TABLE}`, "i");
 function wrapSql(inst: Inst, storage: any) {
   let sql: any;
   try { sql = storage.sql; } catch (e) { inst.notes.push(`no storage.sql: ${e}`); return; }
