@@ -34,7 +34,7 @@ for arg in "$@"; do
 done
 
 # The packages a user installs, in dependency order. The pins and the testkit are private and never published.
-PACKAGES=(packages/core packages/guard packages/adapters/reference packages/adapters/langgraph packages/adapters/langgraph-server packages/adapters/ai-sdk packages/adapters/openai-agents packages/adapters/mastra packages/adapters/adk packages/conformance)
+PACKAGES=(packages/core packages/guard packages/adapters/reference packages/adapters/langgraph packages/adapters/langgraph-server packages/adapters/ai-sdk packages/adapters/openai-agents packages/adapters/mastra packages/adapters/adk packages/adapters/cloudflare-agents packages/conformance)
 
 started=$SECONDS
 step_started=$SECONDS
