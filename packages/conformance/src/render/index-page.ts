@@ -122,11 +122,15 @@ function headline(answers: ReturnType<typeof frameworkAnswers>): string {
     const sorted = [...ws].sort((a, b) => share(a) - share(b));
     return lows.length === 0 ? '' : sorted.length === 1 || share(sorted[0]) === share(sorted.at(-1)) ? `${sorted[0]!.holding} of ${sorted[0]!.judged}` : `from ${sorted[0]!.holding} of ${sorted[0]!.judged} to ${sorted.at(-1)!.holding} of ${sorted.at(-1)!.judged}`;
   };
+  // A report of one framework (a row published on its own, reports/cloudflare-agents) names it rather than counting.
+  const one = answers.length === 1 ? answers[0]!.framework : undefined;
   const first =
-    keeping.length === 0
-      ? `Of the ${answers.length} frameworks here, at their newest version, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
-      : `Of the ${answers.length} frameworks here, at their newest version, ${keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} ${keeping.length === 1 ? 'has' : 'have'}`} a documented wiring that keeps an approved action to one run under every schedule explored.`;
-  const second = documented.length > 0 ? ` The safest documented wiring of each keeps ${range(documented)} properties${guarded.length > 0 ? `; with the approval guard added, ${range(guarded)}` : ''}.` : '';
+    one !== undefined
+      ? `At its newest version, ${one} ${keeping.length === 0 ? 'has no' : 'has a'} documented wiring that keeps an approved action to one run under every schedule explored.`
+      : keeping.length === 0
+        ? `Of the ${answers.length} frameworks here, at their newest version, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
+        : `Of the ${answers.length} frameworks here, at their newest version, ${keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} ${keeping.length === 1 ? 'has' : 'have'}`} a documented wiring that keeps an approved action to one run under every schedule explored.`;
+  const second = documented.length > 0 ? ` The safest documented wiring${one !== undefined ? '' : ' of each'} keeps ${range(documented)} properties${guarded.length > 0 ? `; with the approval guard added, ${range(guarded)}` : ''}.` : '';
   return first + second;
 }
 

@@ -30,6 +30,8 @@ describe('the Markdown reports', () => {
     expect(index).toMatch(/<details><summary>Installed packages \(1 version\)<\/summary>/);
     expect(index.indexOf('## The one-minute answer')).toBeLessThan(index.indexOf('Installed packages'));
     expect(index).toContain('Stores that ran: memory, sqlite.');
+    // One framework is named, not counted ("Of the 1 frameworks here").
+    expect(index).toContain('**At its newest version, ai has no documented wiring that keeps an approved action to one run under every schedule explored. The safest documented wiring keeps ');
   });
 
   it("set the framework's own fix beside the default and the guarded wiring, linking its page (escaped)", async () => {
