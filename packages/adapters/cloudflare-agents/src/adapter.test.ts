@@ -128,6 +128,28 @@ describe('cloudflare-agents', () => {
     });
   });
 
+  // Guarded: t1's continuation runs the tool and t2's answer reaches the object after the part left
+  // approval-requested, so the framework refuses it and nothing runs in t2's request. Once t2's answer is handled, the
+  // app asks the guard what became of a1 (`recover`, one gated read of its record after t1 settled it `ran`): t2's tab
+  // is told it happened. (The same recovery tells a crash-restart retry on ai-chat before 0.9.4, which refuses it.)
+  it('tells a tab whose answer the framework refused what the guard says became of the approval', async () => {
+    const subject = { adapter, wiring: 'guarded-ai-chat-approval', store: 'durable-object', scenario: SCENARIOS.get('double-resume')! };
+    const order = ['t2:1', 't1:1', 't2:2', 't1:2', 't1:3', 't1:4', 't1:5', 't1:6', 't2:3', 't1:7'];
+    try {
+      const run = await runWorld(subject, replaySelector(order.map((gate) => ({ gate, choice: 0 }))));
+      expect(run.status).toBe('complete');
+      const said = run.history.events.flatMap((e) =>
+        e.kind === 'effect' ? [`${e.actor} effect ${e.applied}`] : e.kind === 'disclosure' ? [`${e.actor} ${e.says}`] : [],
+      );
+      expect(said).toEqual(['t1 effect true', 't1 happened', 't2 happened']);
+      // t2 read the guard's record (its recovery) after t1's settle wrote it.
+      const t2Reads = run.history.events.filter((e) => e.kind === 'record-read' && e.actor === 't2');
+      expect(t2Reads.at(-1)).toMatchObject({ approvalId: 'a1', state: 'spent' });
+    } finally {
+      await adapter.release?.();
+    }
+  });
+
   it('replays a random schedule to the same history', async () => {
     const subject = { adapter, wiring: 'ai-chat-approval', store: 'durable-object', scenario: SCENARIOS.get('double-resume')! };
     try {

@@ -262,6 +262,8 @@ export class CloudflareWorld implements World {
   #dispatchedBy = new Map<string, string>();
   /** Outcomes told, by stream and approval. */
   #told = new Set<string>();
+  /** Guarded: the approvals each turn has told its user of (`<turn>/<approvalId>`). */
+  #toldBy = new Set<string>();
   #states = new Map<string, RecordState>();
   #version = 0;
   /** The messages as last read (JSON), for `contents()` while the object sleeps after a restart. */
@@ -329,6 +331,26 @@ export class CloudflareWorld implements World {
     tab.send({ type: 'cf_agent_tool_approval', toolCallId: reply.approvalId, approved: reply.approved, autoContinue: true });
     this.#kick();
     await this.#done(turn);
+    if (this.#guard) await this.#recover(turn, reply.approvalId);
+  }
+
+  /**
+   * Guarded, once the turn's answer is handled and the object is quiet: an answer that told the user nothing of its
+   * approval (the framework refused it, e.g. a retry after a restart finds the tool part no longer
+   * `approval-requested` on ai-chat before 0.9.4, so nothing ran for it in this request) asks the guard what became of
+   * the approval (`recover`, its store calls gated as the guard's others are), as ADK's and Mastra's guarded apps do.
+   * The user is told it happened if the guard's record says it ran, that it may have if the record says unknown (the
+   * process died between the effect and its outcome and the tool takes no key to deliver it again); otherwise
+   * nothing (not spent, refused, or another request of this process is running it and will tell).
+   */
+  async #recover(turn: string, approvalId: string): Promise<void> {
+    if (this.#toldBy.has(`${turn}/${approvalId}`)) return;
+    const recovered = await this.#guard!.app.recover(turn, approvalId);
+    const says = recovered === 'ran' ? 'happened' : recovered === 'unknown' ? 'unknown' : undefined;
+    if (says === undefined) return;
+    this.#toldBy.add(`${turn}/${approvalId}`);
+    this.#env.declare(TELL);
+    this.#env.history.emit({ kind: 'disclosure', actor: turn, approvalId, says });
   }
 
   /**
@@ -652,6 +674,7 @@ export class CloudflareWorld implements World {
         // Guarded: what the guard said became of the call (a refused spend tells nothing), not the tool part.
         const says = this.#guard ? this.#guardSays.get(approvalId) : OUTCOME[String(chunk.type)]!;
         if (says === undefined) continue;
+        this.#toldBy.add(`${turn}/${approvalId}`);
         this.#as(turn, () => {
           this.#env.declare(TELL);
           this.#env.history.emit({ kind: 'disclosure', actor: turn, approvalId, says });
