@@ -11,7 +11,7 @@ import {
   type ExploreOptions,
   type ScenarioId,
 } from '@approval-conformance/core';
-import { cloudflareAgentsAdapter } from './adapter.js';
+import { cloudflareAgentsAdapter, WIRED } from './adapter.js';
 import { stopRuntime } from './runtime.js';
 
 const adapter = cloudflareAgentsAdapter();
@@ -31,6 +31,21 @@ describe('cloudflare-agents', () => {
     }
     expect(adapter.applicability('crash-restart-no-keys', 'guarded-ai-chat-approval', 'durable-object')).toEqual({ applicable: true });
     expect(adapter.applicability('crash-restart-no-keys', 'ai-chat-approval', 'durable-object').applicable).toBe(false);
+  });
+
+  // Signed approvals: ai 7 has experimental_toolApprovalSecret, but the pinned agents' applyChunkToParts stores the
+  // approval without the signature (tried on the installed builder before any world is built): every cell n/a.
+  it('makes every signed-ai-chat-approval cell not applicable: ai-chat drops the signature it would need', async () => {
+    const reason =
+      "@cloudflare/ai-chat 0.12.2 (agents 0.32.0) drops the approval's signature when it stores the tool part (applyChunkToParts keeps { id, descriptor }), so with experimental_toolApprovalSecret every approved call fails 'missing signature' and the tool never runs: a signed approval cannot be used";
+    for (const scenario of WIRED) {
+      if (SCENARIOS.get(scenario)!.guardedOnly) continue;
+      expect(adapter.applicability(scenario, 'signed-ai-chat-approval', 'durable-object')).toEqual({ applicable: false, reason });
+    }
+    expect(adapter.wirings.find((w) => w.id === 'signed-ai-chat-approval')?.docsDefault).toBeUndefined();
+    expect(adapter.wirings.filter((w) => w.docsDefault).map((w) => w.id)).toEqual(['ai-chat-approval']);
+    // The other wirings are not asked about signatures.
+    expect(adapter.applicability('tamper', 'ai-chat-approval', 'durable-object')).toEqual({ applicable: true });
   });
 
   // The flip approval-requested -> approval-responded refuses the second answer, so the tool runs once; but it runs

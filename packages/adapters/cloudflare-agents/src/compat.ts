@@ -1,6 +1,7 @@
 // What the installed framework has, read from its files (feature detection, never its version number): the worker
 // takes it as the `cs-compat` module (src/bundle.ts), and the versioned adapter makes the cells it cannot drive not
 // applicable, saying what is missing.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { InstalledTree } from './bundle.js';
@@ -75,4 +76,104 @@ export function lacking(tree: InstalledTree): string | undefined {
     return `${v} does not continue a turn on the server after an approval (its cf_agent_tool_approval has no autoContinue); the client sends the conversation again, a flow the ai-chat-approval wiring does not drive`;
   }
   return undefined;
+}
+
+// ---- signed approvals (`signed-ai-chat-approval`)
+
+/** Where a package's subpath entry is (its `exports`' import or default file), as an import would find it. */
+function entryFile(pkgDir: string, sub: string): string | undefined {
+  const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { exports?: unknown; module?: string; main?: string };
+  let target: unknown = manifest.exports;
+  if (target && typeof target === 'object' && !Array.isArray(target) && Object.keys(target).some((k) => k.startsWith('.'))) {
+    target = (target as Record<string, unknown>)[sub];
+  } else if (sub !== '.') target = undefined;
+  if (target === undefined && sub === '.') target = manifest.module ?? manifest.main;
+  while (target && typeof target === 'object' && !Array.isArray(target)) {
+    const t = target as Record<string, unknown>;
+    target = t['import'] ?? t['workerd'] ?? t['default'] ?? t['require'];
+  }
+  return typeof target === 'string' ? join(pkgDir, target) : undefined;
+}
+
+/**
+ * The message builder ai-chat stores a streamed chunk on its tool parts with: the module it imports
+ * `applyChunkToParts` from (agents' `agents/chat`, or a file of its own dist before that moved) and that module's
+ * name for it. Undefined where ai-chat imports none (its first releases built the parts inline).
+ */
+export function chunkBuilder(aiChatDir: string): { file: string; name: string } | undefined {
+  const index = join(aiChatDir, 'dist', 'index.js');
+  if (!existsSync(index)) return undefined;
+  const code = readFileSync(index, 'utf8');
+  for (const m of code.matchAll(/import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g)) {
+    const binding = m[1]!.split(',').map((b) => b.trim().split(/\s+as\s+/)).find((b) => (b[1] ?? b[0]) === 'applyChunkToParts');
+    if (!binding) continue;
+    const spec = m[2]!;
+    let file: string | undefined;
+    if (spec.startsWith('.')) file = join(dirname(index), spec);
+    else {
+      const [pkg, ...rest] = spec.startsWith('@') ? [spec.split('/').slice(0, 2).join('/'), ...spec.split('/').slice(2)] : spec.split('/');
+      const dir = packageDir(pkg!, aiChatDir);
+      file = dir ? entryFile(dir, rest.length > 0 ? `./${rest.join('/')}` : '.') : undefined;
+    }
+    return file && existsSync(file) ? { file, name: binding[0]! } : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The approval a builder stores for a signed `tool-approval-request` chunk, run in a Node child process (the
+ * builder is an ES module; applicability is asked synchronously): a tool call, then its approval request carrying
+ * a signature and a descriptor, as ai's `toUIMessageChunk` sends them. Undefined where it stored none.
+ */
+export function storedApproval(builder: { file: string; name: string }): Record<string, unknown> | undefined {
+  const probe = [
+    "import { pathToFileURL } from 'node:url';",
+    'const [file, name] = process.argv.slice(1);',
+    'const apply = (await import(pathToFileURL(file).href))[name];',
+    'const parts = [];',
+    "apply(parts, { type: 'tool-input-available', toolCallId: 'c1', toolName: 'transfer', input: { targets: ['acct-1'], params: {} } });",
+    "apply(parts, { type: 'tool-approval-request', approvalId: 'ap1', toolCallId: 'c1', signature: 'SIG', approvalDescriptor: { title: 'probe' } });",
+    "console.log(JSON.stringify(parts.find((p) => p.toolCallId === 'c1')?.approval ?? null));",
+  ].join('\n');
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe, builder.file, builder.name], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return (JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, unknown> | null) ?? undefined;
+}
+
+const signedCache = new Map<string, string | undefined>();
+
+/**
+ * Why `signed-ai-chat-approval` cannot run on the framework resolved from `root`, or undefined when it can: the
+ * installed `ai` must have `experimental_toolApprovalSecret`, and ai-chat must keep the signature of a
+ * `tool-approval-request` chunk on the tool part it stores (tried on its message builder: without it the
+ * continuation's streamText finds the approved call unsigned and refuses it, so the tool never runs).
+ */
+export function signedLacking(root: string, versions: InstalledTree['versions']): string | undefined {
+  const key = `${root}\0${versions.aiChat}`;
+  if (signedCache.has(key)) return signedCache.get(key);
+  const found = ((): string | undefined => {
+    const ai = packageDir('ai', root);
+    if (!/\bexperimental_toolApprovalSecret\b/.test(distText(ai, 'index.d.ts') + distText(ai, 'index.js'))) {
+      return `ai ${versions.ai} has no experimental_toolApprovalSecret`;
+    }
+    const v = `@cloudflare/ai-chat ${versions.aiChat} (agents ${versions.agents})`;
+    const aiChat = packageDir('@cloudflare/ai-chat', root);
+    const builder = aiChat ? chunkBuilder(aiChat) : undefined;
+    if (!builder) {
+      return `${v} stores its tool parts without a message builder (applyChunkToParts) this adapter can try: whether it keeps an approval's signature is not known, so a signed approval is not driven`;
+    }
+    let stored: Record<string, unknown> | undefined;
+    try {
+      stored = storedApproval(builder);
+    } catch (error) {
+      return `${v}'s message builder (applyChunkToParts) could not be tried in Node (${String(error).split('\n')[0]}): whether it keeps an approval's signature is not known, so a signed approval is not driven`;
+    }
+    if (stored?.['signature'] === 'SIG') return undefined;
+    const keeps = stored ? `{ ${Object.keys(stored).join(', ')} }` : 'no approval';
+    return `${v} drops the approval's signature when it stores the tool part (applyChunkToParts keeps ${keeps}), so with experimental_toolApprovalSecret every approved call fails 'missing signature' and the tool never runs: a signed approval cannot be used`;
+  })();
+  signedCache.set(key, found);
+  return found;
 }

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compatModule, features, lacking } from './compat.js';
+import { chunkBuilder, compatModule, features, lacking, signedLacking } from './compat.js';
 import { WORKER_DIR } from './bundle.js';
 import { choosePartners, exportedNames, floorAbove, namedImports, type Release } from './versions.js';
 
@@ -123,5 +123,47 @@ describe('features', () => {
     expect(lacking({ dir, versions: { aiChat: '0.0.6', agents: '0.3.10', ai: '6.0.333' } })).toMatch(
       /^@cloudflare\/ai-chat 0\.0\.6 does not continue a turn on the server after an approval/,
     );
+  });
+});
+
+describe('signed approvals', () => {
+  // A tree with ai (with or without the secret option) and an ai-chat whose message builder is agents/chat's
+  // applyChunkToParts, fake here: one copies the chunk's signature onto the part's approval, one drops it.
+  const tree = (name: string, ai: string, keeps: boolean) => {
+    write(`${name}/node_modules/ai/package.json`, `{"name":"ai","version":"${ai}"}`);
+    write(`${name}/node_modules/ai/dist/index.d.ts`, ai.startsWith('6.0.0') ? 'declare function streamText(o: {}): void;\n' : 'declare function streamText(o: { experimental_toolApprovalSecret?: string }): void;\n');
+    write(`${name}/node_modules/@cloudflare/ai-chat/package.json`, '{"name":"@cloudflare/ai-chat","version":"9.9.9","type":"module"}');
+    write(`${name}/node_modules/@cloudflare/ai-chat/dist/index.js`, 'import { applyChunkToParts, toolApprovalUpdate } from "agents/chat";\nexport {};\n');
+    write(`${name}/node_modules/agents/package.json`, '{"name":"agents","version":"9.9.0","type":"module","exports":{"./chat":{"types":"./dist/chat/index.d.ts","import":"./dist/chat/index.js"}}}');
+    write(
+      `${name}/node_modules/agents/dist/chat/index.js`,
+      [
+        'function build(parts, chunk) {',
+        '  if (chunk.type === "tool-input-available") parts.push({ type: `tool-${chunk.toolName}`, toolCallId: chunk.toolCallId, state: "input-available", input: chunk.input });',
+        '  const p = parts.find((x) => x.toolCallId === chunk.toolCallId);',
+        '  if (chunk.type === "tool-approval-request" && p) {',
+        '    p.state = "approval-requested";',
+        `    p.approval = { id: chunk.approvalId${keeps ? ', ...(chunk.signature !== undefined && { signature: chunk.signature })' : ''} };`,
+        '  }',
+        '  return true;',
+        '}',
+        'export { build as applyChunkToParts };',
+      ].join('\n'),
+    );
+    return join(scratch, name);
+  };
+  const versions = { aiChat: '9.9.9', agents: '9.9.0', ai: '7.0.173' };
+
+  it('finds the builder ai-chat imports, and runs the wiring where it keeps the signature', () => {
+    const dir = tree('keeps', '7.0.173', true);
+    expect(chunkBuilder(join(dir, 'node_modules/@cloudflare/ai-chat'))).toEqual({ file: join(dir, 'node_modules/agents/dist/chat/index.js'), name: 'applyChunkToParts' });
+    expect(signedLacking(dir, versions)).toBeUndefined();
+  });
+
+  it('makes the wiring not applicable where the builder drops the signature, or ai has no secret option', () => {
+    expect(signedLacking(tree('drops', '7.0.173', false), versions)).toBe(
+      "@cloudflare/ai-chat 9.9.9 (agents 9.9.0) drops the approval's signature when it stores the tool part (applyChunkToParts keeps { id }), so with experimental_toolApprovalSecret every approved call fails 'missing signature' and the tool never runs: a signed approval cannot be used",
+    );
+    expect(signedLacking(tree('old-ai', '6.0.0', true), { ...versions, ai: '6.0.0' })).toBe('ai 6.0.0 has no experimental_toolApprovalSecret');
   });
 });

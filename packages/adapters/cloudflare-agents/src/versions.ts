@@ -10,7 +10,6 @@ import semver from 'semver';
 import { installIsolated, InstallError, isolatedFolder, npmView, type Adapter } from '@approval-conformance/core';
 import { cloudflareAgentsAdapter } from './adapter.js';
 import { useTree, type InstalledTree } from './bundle.js';
-import { lacking } from './compat.js';
 
 /** The first release with tool approvals from the chat's socket (`cf_agent_tool_approval`). */
 export const OLDEST = '0.0.6';
@@ -232,16 +231,9 @@ export async function installedTree(version: string, log: (line: string) => void
  * from the tree, and the cells the installed code lacks a feature for not applicable, saying which.
  */
 export function versionedAdapter(tree: InstalledTree): Adapter {
-  const base = cloudflareAgentsAdapter();
-  const missing = lacking(tree);
+  const base = cloudflareAgentsAdapter(tree);
   return {
     ...base,
-    version: tree.versions.aiChat,
-    applicability(scenario, wiring, store) {
-      const answer = base.applicability(scenario, wiring, store);
-      if (!answer.applicable || missing === undefined) return answer;
-      return { applicable: false, reason: missing };
-    },
     createWorld: (env) => {
       useTree(tree);
       return base.createWorld(env);

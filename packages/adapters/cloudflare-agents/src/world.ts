@@ -279,7 +279,8 @@ export class CloudflareWorld implements World {
   private constructor(env: WorldEnv, rt: Runtime) {
     this.#env = env;
     this.#rt = rt;
-    this.#name = `w-${basename(env.scratchDir)}`;
+    // The object's name tells the agent its wiring's mode (worker/agent.ts): `signed-…` passes the approval secret.
+    this.#name = `${env.wiring === 'signed-ai-chat-approval' ? 'signed' : 'w'}-${basename(env.scratchDir)}`;
     this.#scenario = AsyncLocalStorage.snapshot();
     if (env.wiring.startsWith('guarded-')) {
       const records = this.#objectGuardRecords();

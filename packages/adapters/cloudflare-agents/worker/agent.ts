@@ -29,9 +29,15 @@ function backendTool(env, operation, needsApproval) {
   });
 }
 
+// signed-ai-chat-approval (the world names its object `signed-…`): the AI SDK's signed approvals, the secret passed
+// to streamText as its docs show for needsApproval. Runs only where ai-chat keeps the signature on the tool part it
+// stores (src/compat.ts, signedLacking); no release does yet (docs/design/cloudflare-agents/SIGNED.md).
+const APPROVAL_SECRET = "approval-conformance-signed-approvals";
+
 export class ChatAgent extends AIChatAgent {
   async onChatMessage() {
     const env = this.env;
+    const signed = String(this.ctx.id.name ?? "").startsWith("signed-");
     const result = streamText({
       model: new BindingModel(env.MODEL),
       messages: await convertToModelMessages(this.messages),
@@ -41,6 +47,7 @@ export class ChatAgent extends AIChatAgent {
         note: backendTool(env, "note", false),
       },
       stopWhen: stepCountIs(5),
+      ...(signed ? { experimental_toolApprovalSecret: APPROVAL_SECRET } : {}),
     });
     return result.toUIMessageStreamResponse();
   }
