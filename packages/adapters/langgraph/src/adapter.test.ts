@@ -28,6 +28,16 @@ describe.each([
 ])('langgraph $version', ({ line, version, ids, strict, sqliteKeepsInterrupt }) => {
   let adapter: Adapter;
   const load = async () => (adapter ??= await langgraphAdapter(await pinnedLib(line)));
+  /**
+   * The separate-node cells on SQLite, explored once with the default options however many tests read them: the
+   * replay and crash-restart tests below, and the comparison with PostgresSaver, look at the same explorations.
+   */
+  const onSqlite = new Map<string, ReturnType<typeof exploreCell>>();
+  const exploreOnSqlite = async (scenario: string) => {
+    const a = await load();
+    if (!onSqlite.has(scenario)) onSqlite.set(scenario, exploreCell({ adapter: a, wiring: 'separate-node', store: 'sqlite', scenario: SCENARIOS.get(scenario as never)! }));
+    return onSqlite.get(scenario)!;
+  };
 
   it('detects its features by trying them', async () => {
     const a = await load();
@@ -41,7 +51,7 @@ describe.each([
   it.each(['memory', 'sqlite'])(
     'lets a duplicated "yes" land on the next interrupt with a plain resume (%s)',
     async (store) => {
-      const cell = await exploreCell({ adapter: await load(), wiring: 'separate-node', store, scenario: replay });
+      const cell = store === 'sqlite' ? await exploreOnSqlite('replay') : await exploreCell({ adapter: await load(), wiring: 'separate-node', store, scenario: replay });
       expect(cell.exhausted).toBe(true);
       expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'fail' });
       const integrity = cell.verdicts.find((v) => v.property === 'integrity')!;
@@ -96,8 +106,7 @@ describe.each([
   });
 
   it('re-runs the effect after a crash between the effect and its checkpoint write (SqliteSaver)', async () => {
-    const scenario = SCENARIOS.get('crash-restart')!;
-    const cell = await exploreCell({ adapter: await load(), wiring: 'separate-node', store: 'sqlite', scenario });
+    const cell = await exploreOnSqlite('crash-restart');
     expect(cell.exhausted).toBe(true);
     expect(verdicts(cell.verdicts)).toEqual({ 'at-most-once': 'fail', 'no-resurrection': 'pass', disclosure: 'pass' });
   });
@@ -133,7 +142,7 @@ describe.each([
     // Every scenario whose space is small; the same schedules explored, the same length of shortest counterexample.
     for (const scenario of ['replay', 'tamper', 'crash-restart', 're-proposal', 'world-drift', 'tool-retry', 'error-after-effect']) {
       const on = async (store: string) => {
-        const cell = await exploreCell({ adapter: a, wiring: 'separate-node', store, scenario: SCENARIOS.get(scenario as never)! });
+        const cell = store === 'sqlite' ? await exploreOnSqlite(scenario) : await exploreCell({ adapter: a, wiring: 'separate-node', store, scenario: SCENARIOS.get(scenario as never)! });
         return [cell.schedules, cell.exhausted, cell.verdicts.map((v) => [v.property, v.verdict, v.counterexample?.steps])];
       };
       expect(await on('postgres'), scenario).toEqual(await on('sqlite'));

@@ -5,6 +5,22 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../run-io.fixtures.js';
 
+/**
+ * One quiet run of two reference wirings with --junit, for the file: the JUnit test reads the XML it wrote, the
+ * summary test the lines it printed (--junit only adds a file). Each run forks a worker through tsx, most of its CPU.
+ */
+let twoWirings: Promise<{ code: number; out: string; xml: string }> | undefined;
+function twoWiringsRun() {
+  twoWirings ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-junit-'));
+    const { code, out } = await cli(
+      'run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--junit', join(dir, 'junit.xml'), '--quiet',
+    );
+    return { code, out, xml: await readFile(join(dir, 'junit.xml'), 'utf8') };
+  })();
+  return twoWirings;
+}
+
 describe('approval-conformance run', () => {
   it('says as each unit ends what it explored with --verbose', async () => {
     const { code, err } = await cli('run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--verbose');
@@ -17,12 +33,8 @@ describe('approval-conformance run', () => {
   });
 
   it('writes JUnit XML with --junit: a testcase per cell, a fail as a failure with its story', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ac-junit-'));
-    const { code } = await cli(
-      'run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--junit', join(dir, 'junit.xml'), '--quiet',
-    );
+    const { code, xml } = await twoWiringsRun();
     expect(code).toBe(0);
-    const xml = await readFile(join(dir, 'junit.xml'), 'utf8');
     expect(xml.match(/<testcase /g)).toHaveLength(6);
     expect(xml).toMatch(/<testsuite name="reference@0\.0\.0" tests="6" failures="3" errors="0" [^>]*skipped="0"/);
     expect(xml).toMatch(/<failure [^>]*>[^<]*at-most-once/);
@@ -49,7 +61,7 @@ describe('approval-conformance run', () => {
   });
 
   it('leads with what each wiring keeps and fails, says the reference fails on purpose, and points to the tables', async () => {
-    const { code, out } = await cli('run', '--framework', 'reference', '--wiring', 'after-snapshot,cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--quiet');
+    const { code, out } = await twoWiringsRun();
     expect(code).toBe(0);
     expect(out).toMatch(/^reference@0\.0\.0: 6 cells: 3 pass, 3 fail\.\nThis is the reference runtime, the calibration subject: [\s\S]* fail on purpose/);
     expect(out).toContain('after-snapshot/memory: keeps 0 of 3\n  fails at-most-once: double-resume (4 steps)\n  fails no-resurrection: double-resume (2 steps)\n');

@@ -2,7 +2,7 @@
 // worker, one that hangs, and a run killed midway. In every case no cell is lost and none turns into a pass.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,23 @@ beforeEach(async () => {
 
 const ARGS = ['--scenario', 'double-resume', '--quiet'];
 
+/**
+ * The plain `run --framework unreliable` (every wiring, nothing set to hang), run once for the whole file: each run
+ * forks a worker through tsx, and another after the crash unit, which is most of its CPU. The tests that only need
+ * its results, or a complete results file to resume from, read a copy of it; none of them changes the shared file.
+ */
+let plainRun: Promise<{ code: number; text: string }> | undefined;
+async function plainRunInto(file: string) {
+  plainRun ??= (async () => {
+    const shared = join(await mkdtemp(join(tmpdir(), 'ac-isolation-plain-')), 'results.json');
+    const { code } = await cli('run', '--framework', 'unreliable', ...ARGS, '--json', shared);
+    return { code, text: await readFile(shared, 'utf8') };
+  })();
+  const { code, text } = await plainRun;
+  await writeFile(file, text);
+  return code;
+}
+
 describe('the runner, when a framework goes wrong', () => {
   it('turns a version that will not install, or will not import, into error cells with the reason', async () => {
     const file = join(dir, 'results.json');
@@ -52,8 +69,7 @@ describe('the runner, when a framework goes wrong', () => {
 
   it('gives the unit that crashed its worker error cells, and runs the rest in a new worker', async () => {
     const file = join(dir, 'results.json');
-    const { code } = await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);
-    expect(code).toBe(0);
+    expect(await plainRunInto(file)).toBe(0);
     const cells = await cellsOf(file);
     const crash = cells.filter((c) => c.wiring === 'crash');
     expect(crash.map((c) => c.verdict)).toEqual(['error', 'error', 'error']);
@@ -135,7 +151,7 @@ describe('the runner, when a framework goes wrong', () => {
 
   it('resumes with the versions the results planned, or some of them, and refuses to add others', async () => {
     const file = join(dir, 'results.json');
-    await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);
+    expect(await plainRunInto(file)).toBe(0);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ planned: ['unreliable@1.0.0'], complete: true });
     const before = readFileSync(file, 'utf8');
     const added = await cli('run', '--framework', 'flipping@1.0.9,unreliable', ...ARGS, '--json', file, '--resume');
@@ -173,7 +189,7 @@ describe('the runner, when a framework goes wrong', () => {
 
   it('refuses to resume with other options than the results were run with', async () => {
     const file = join(dir, 'results.json');
-    await cli('run', '--framework', 'unreliable', ...ARGS, '--json', file);
+    expect(await plainRunInto(file)).toBe(0);
     const before = readFileSync(file, 'utf8');
     const { code, err } = await cli('run', '--framework', 'unreliable', ...ARGS, '--max-schedules', '5', '--json', file, '--resume');
     expect(code).toBe(2);
