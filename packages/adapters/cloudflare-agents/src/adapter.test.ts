@@ -14,7 +14,10 @@ import {
 import { cloudflareAgentsAdapter, WIRED } from './adapter.js';
 import { stopRuntime } from './runtime.js';
 
-const adapter = cloudflareAgentsAdapter();
+// One workerd for the whole file, stopped once in afterAll: the adapter's release stops it after every cell, which
+// here would start a dozen, each about 1.5 s of CPU (Miniflare's setup, workerd compiling the 3 MB bundle). Every world
+// is an object of its own, in one workerd or another.
+const { release: _perCell, ...adapter } = cloudflareAgentsAdapter();
 const verdicts = (r: CellResult) => Object.fromEntries(r.verdicts.map((v) => [v.property, v.verdict]));
 const steps = (r: CellResult) => Object.fromEntries(r.verdicts.filter((v) => v.counterexample).map((v) => [v.property, v.counterexample!.steps]));
 const cell = (scenario: ScenarioId, options: ExploreOptions = {}, wiring = 'ai-chat-approval') =>
@@ -150,34 +153,26 @@ describe('cloudflare-agents', () => {
   it('tells a tab whose answer the framework refused what the guard says became of the approval', async () => {
     const subject = { adapter, wiring: 'guarded-ai-chat-approval', store: 'durable-object', scenario: SCENARIOS.get('double-resume')! };
     const order = ['t2:1', 't1:1', 't2:2', 't1:2', 't1:3', 't1:4', 't1:5', 't1:6', 't2:3', 't1:7'];
-    try {
-      const run = await runWorld(subject, replaySelector(order.map((gate) => ({ gate, choice: 0 }))));
-      expect(run.status).toBe('complete');
-      const said = run.history.events.flatMap((e) =>
-        e.kind === 'effect' ? [`${e.actor} effect ${e.applied}`] : e.kind === 'disclosure' ? [`${e.actor} ${e.says}`] : [],
-      );
-      expect(said).toEqual(['t1 effect true', 't1 happened', 't2 happened']);
-      // t2 read the guard's record (its recovery) after t1's settle wrote it.
-      const t2Reads = run.history.events.filter((e) => e.kind === 'record-read' && e.actor === 't2');
-      expect(t2Reads.at(-1)).toMatchObject({ approvalId: 'a1', state: 'spent' });
-    } finally {
-      await adapter.release?.();
-    }
+    const run = await runWorld(subject, replaySelector(order.map((gate) => ({ gate, choice: 0 }))));
+    expect(run.status).toBe('complete');
+    const said = run.history.events.flatMap((e) =>
+      e.kind === 'effect' ? [`${e.actor} effect ${e.applied}`] : e.kind === 'disclosure' ? [`${e.actor} ${e.says}`] : [],
+    );
+    expect(said).toEqual(['t1 effect true', 't1 happened', 't2 happened']);
+    // t2 read the guard's record (its recovery) after t1's settle wrote it.
+    const t2Reads = run.history.events.filter((e) => e.kind === 'record-read' && e.actor === 't2');
+    expect(t2Reads.at(-1)).toMatchObject({ approvalId: 'a1', state: 'spent' });
   });
 
   it('replays a random schedule to the same history', async () => {
     const subject = { adapter, wiring: 'ai-chat-approval', store: 'durable-object', scenario: SCENARIOS.get('double-resume')! };
-    try {
-      const first = await runWorld(subject, randomSelector(7));
-      expect(first.status).toBe('complete');
-      const events = (run: typeof first) => JSON.stringify(run.history.events);
-      for (let i = 0; i < 2; i++) {
-        const again = await runWorld(subject, replaySelector(first.schedule));
-        expect(again.status).toBe('complete');
-        expect(events(again)).toBe(events(first));
-      }
-    } finally {
-      await adapter.release?.();
+    const first = await runWorld(subject, randomSelector(7));
+    expect(first.status).toBe('complete');
+    const events = (run: typeof first) => JSON.stringify(run.history.events);
+    for (let i = 0; i < 2; i++) {
+      const again = await runWorld(subject, replaySelector(first.schedule));
+      expect(again.status).toBe('complete');
+      expect(events(again)).toBe(events(first));
     }
   });
 });
