@@ -86,15 +86,15 @@ for (const pin of PINS) {
   describe.skipIf(!existsSync(join(root, pin.modules)))(`${pin.framework}@${pin.version}: each reproduction agrees with the published verdict`, () => {
     for (const wiring of WIRINGS[pin.framework]!) {
       for (const scenario of REPRO_SCENARIOS.filter((s) => ONLY[pin.framework]?.includes(s) ?? true)) {
-        if (reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store: 'memory' }, FRAMEWORK_REPROS).kind === 'cannot') continue;
+        const written = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store: 'memory' }, FRAMEWORK_REPROS);
+        if (written.kind === 'cannot') continue;
         const cell = verdictOf(pin.framework, pin.version, wiring, scenario);
         if (!cell || (cell.verdict !== 'pass' && cell.verdict !== 'fail')) continue;
-        const written = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store: 'memory' }, FRAMEWORK_REPROS);
         const fromRegistry =
           CHECKED_FROM_REGISTRY && cell.verdict === 'fail' && written.kind === 'repro' && publishedScripts.has(`${written.files['package.json']}\0${written.files['repro.mjs']}`);
         const name = `${wiring} ${scenario} (memory): ${cell.property} ${cell.verdict}s`;
         (fromRegistry ? it.skip : it.concurrent)(fromRegistry ? `${name} (run from the registry in this CI run)` : name, async () => {
-          const plan = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store: 'memory' }, FRAMEWORK_REPROS);
+          const plan = written;
           expect(plan.kind).toBe('repro');
           if (plan.kind !== 'repro') return;
           expect(plan.lines).toBeLessThanOrEqual(150);
