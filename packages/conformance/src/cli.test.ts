@@ -84,5 +84,5 @@ describe('the approval-conformance process', () => {
     const all = JSON.parse(await readFile(file, 'utf8')) as { cells: { verdict: string }[]; complete?: boolean };
     expect(all.complete).toBe(true);
     expect(all.cells.filter((c) => c.verdict === 'error')).toEqual([]);
-  }, 120_000);
+  });
 });

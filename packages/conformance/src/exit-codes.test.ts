@@ -28,7 +28,7 @@ beforeAll(async () => {
   for (const cell of passing.cells) Object.assign(cell, { verdict: 'pass', exhaustive: true, counterexample: undefined });
   await writeFile(at('passing.json'), JSON.stringify(passing));
   await writeFile(at('corrupt.json'), '{"schemaVersion": 2, "cells": [');
-}, 120_000);
+});
 
 const BISECT = ['--framework', 'flipping', '--scenario', 'double-resume', '--property', 'at-most-once', '--quiet'];
 

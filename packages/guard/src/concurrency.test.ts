@@ -86,7 +86,7 @@ describe('two processes on one SQLite file', () => {
     return { child, next, exited };
   }
 
-  it(`runs each of ${N} approvals exactly once between them`, { timeout: 60_000 }, async () => {
+  it(`runs each of ${N} approvals exactly once between them`, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-guard-race-'));
     dirs.push(dir);
     const file = join(dir, 'guard.sqlite');
@@ -132,7 +132,7 @@ describe.skipIf(skipStore('postgres'))('two PostgreSQL connections', () => {
     return client;
   }
 
-  it(`run each of ${N} approvals exactly once between them`, { timeout: 60_000 }, async () => {
+  it(`run each of ${N} approvals exactly once between them`, async () => {
     const [a, b] = [await connect(), await connect()];
     const schema = uniqueSchema('race');
     schemas.push(schema);
@@ -158,7 +158,7 @@ describe.skipIf(skipStore('postgres'))('two PostgreSQL connections', () => {
     await expectAllSpentOnce(storeB, N);
   });
 
-  it('create the missing table at once without either failing (IF NOT EXISTS alone does not cover that race)', { timeout: 60_000 }, async () => {
+  it('create the missing table at once without either failing (IF NOT EXISTS alone does not cover that race)', async () => {
     const [a, b] = [await connect(), await connect()];
     // The race is lost or won by a hair, so it is run often enough to lose it: about a third of tries did before.
     for (let attempt = 0; attempt < 20; attempt++) {

@@ -21,7 +21,7 @@ beforeAll(async () => {
     ...[1, 2, 3].map((i) => cli('run', '--framework', 'reference', '--shard', `${i}/3`, '--json', file(`shard-${i}.json`), '--quiet')),
   ]);
   for (const run of runs) expect(run.code, run.err).toBe(0);
-}, 300_000);
+});
 
 describe('run --shard and merge', () => {
   it('merges the three shards of the reference into exactly what one run writes', async () => {

@@ -32,7 +32,7 @@ describe.skipIf(missing !== undefined)('the HTML report in headless Chromium', (
     await mkdir(join(dir, 'metadata'));
     await writeFile(join(dir, 'metadata', 'ai.yml'), '- scenario: double-resume\n  link: https://example.org/issue\n  note: A tracked gap.\n');
     expect((await cli('report', file)).code).toBe(0);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -79,5 +79,5 @@ describe.skipIf(missing !== undefined)('the HTML report in headless Chromium', (
     expect(await diagram.isVisible()).toBe(true);
     await page.screenshot({ path: join(dir, 'diagram.png') });
     expect(requests).toEqual([]);
-  }, 60_000);
+  });
 });

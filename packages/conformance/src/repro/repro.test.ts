@@ -64,7 +64,7 @@ async function runRepro(files: Record<string, string>, modules: string): Promise
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
   await symlink(join(root, modules), join(dir, 'node_modules'));
   try {
-    const { stdout } = await run(process.execPath, ['repro.mjs'], { cwd: dir, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ['repro.mjs'], { cwd: dir, timeout: 240_000 });
     return { code: 0, out: stdout };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
