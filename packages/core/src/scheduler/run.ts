@@ -171,6 +171,9 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   let programDone = false;
   let programError: string | undefined;
   let externalInFlight = 0;
+  /** Settles waiting for the external work to end (see settle's notBusy). */
+  let externalDone: (() => void)[] = [];
+  const noExternal = () => (externalInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => externalDone.push(resolve)));
 
   // Events are stamped with the number of choices made so far, so a counterexample can be cut at a schedule prefix,
   // and with the context of the code that recorded them, so a release is charged only with its own turn's work.
@@ -243,7 +246,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
       try {
         return await work;
       } finally {
-        externalInFlight--;
+        if (--externalInFlight === 0) for (const resolve of externalDone.splice(0)) resolve();
       }
     },
     as: (actor, body) => runAs(actor, body),
@@ -341,7 +344,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   };
 
   for (;;) {
-    if (!(await settle(signature, finishTurns, () => externalInFlight > 0))) {
+    if (!(await settle(signature, finishTurns, () => externalInFlight > 0, noExternal))) {
       return await result('timeout', 'the subject kept running without reaching a gate');
     }
     if (programError !== undefined) throw new Error(`the scenario's program failed: ${programError}`);

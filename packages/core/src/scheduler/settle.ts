@@ -16,15 +16,25 @@ const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve)
 /**
  * Waits until `signature()` stays the same for a few rounds, calling `onRound` after each round (where finished turns
  * are noticed, which may wake joiners), and never while `busy()` (I/O a turn awaits outside the gates) or native work
- * is in flight. Returns false if it never settled.
+ * is in flight. Returns false if it never settled. `notBusy`, if given, resolves once `busy()` is false.
  */
-export async function settle(signature: () => string, onRound: () => void, busy: () => boolean = () => false): Promise<boolean> {
+export async function settle(
+  signature: () => string,
+  onRound: () => void,
+  busy: () => boolean = () => false,
+  notBusy?: () => Promise<void>,
+): Promise<boolean> {
   let last = signature();
   let same = 0;
   let waited = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     await nextMacrotask();
-    if ((nativeWorkInFlight() > 0 || busy()) && waited++ < MAX_NATIVE_ROUNDS) {
+    const native = nativeWorkInFlight() > 0;
+    if ((native || busy()) && waited++ < MAX_NATIVE_ROUNDS) {
+      // Only I/O awaited through external (no native work): sleep until it ends rather than spin a round per
+      // macrotask, which kept a core busy for as long as the other process (a database, workerd) took to answer, and
+      // took that core from it. The rounds after it are counted as before.
+      if (!native && notBusy) await notBusy();
       round--;
       same = 0;
       continue;
