@@ -49,7 +49,7 @@ export function cutFor(run: ScheduleRun, result: PropertyResult, scope: Scope | 
   const needed =
     PROPERTY_INFO[result.property].judged === 'at-end' || result.witness.length === 0
       ? all
-      : new HappensBefore(run.steps, scope).closure(result.witness.flatMap((e) => producers(run, e)));
+      : HappensBefore.of(run.steps, scope).closure(result.witness.flatMap((e) => producers(run, e)));
   const kept = new Set(needed);
   return {
     steps: needed,

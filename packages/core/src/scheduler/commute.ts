@@ -42,9 +42,13 @@ export interface Scope {
 export const EVERY_PROPERTY: Scope = { recordHistory: true };
 
 /** The kind of a key: its part before the first `:` (`record:a1` is a `record`). */
-const kindOf = (key: string) => key.split(':', 1)[0]!;
+const kindOf = (key: string) => {
+  const colon = key.indexOf(':');
+  return colon < 0 ? key : key.slice(0, colon);
+};
 
-const pair = (a: string, b: string) => [a, b].sort().join('|');
+/** The two kinds in sorted order, joined: the same string whichever order they come in. */
+const pair = (a: string, b: string) => (a <= b ? `${a}|${b}` : `${b}|${a}`);
 
 /**
  * Kinds whose accesses commute even when they write, by different turns. A delivery (`card`) is compared with

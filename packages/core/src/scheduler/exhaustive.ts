@@ -191,13 +191,9 @@ export async function exploreExhaustive(
   };
 
   let ending: RunEnding = 'complete';
-  /** The option taken at the deepest node so far in this run, with what it recorded. */
-  let lastTaken: Explored | undefined;
   const selector = (): Selector => ({
     next(pending, depth, last) {
       const parent = stack[depth - 1];
-      // What the release just made recorded and touched: the taken option's entry for its siblings' sleep sets.
-      if (parent) lastTaken = taken(parent, last);
       const existing = stack[depth];
       if (existing) {
         // Re-running a prefix: the same gate must be pending, at the same place in the code, as last time.
@@ -220,7 +216,9 @@ export async function exploreExhaustive(
         ending = 'bounded';
         return 'stop';
       }
-      const sleep = parent ? sleepForChild(parent, lastTaken!) : new Map<string, Explored>();
+      // What the release just made recorded and touched: the taken option's entry for its siblings' sleep sets, built
+      // only at a new node, not at each step of a replayed prefix.
+      const sleep = parent ? sleepForChild(parent, taken(parent, last)) : new Map<string, Explored>();
       const opts = symmetry ? earliestOfAlike(expand(pending), options.symmetric) : expand(pending);
       const awake = opts.find((o) => !sleep.has(o.key));
       if (awake === undefined) {
@@ -236,7 +234,7 @@ export async function exploreExhaustive(
 
   /** Source sets: for every race that ends at a new step, make sure the turns that reverse it start at its point. */
   const reverseRaces = (run: ScheduleRun) => {
-    const hb = new HappensBefore(run.steps, scope);
+    const hb = HappensBefore.of(run.steps, scope);
     for (let j = firstNew; j < run.steps.length; j++) {
       for (const i of hb.racesOf(j)) {
         const node = stack[i]!;

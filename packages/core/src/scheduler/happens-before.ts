@@ -31,19 +31,40 @@ class Bits {
   }
 }
 
+/** The relation of each run's steps, per scope: a run's races and its counterexamples' cuts read the same one. */
+const built = new WeakMap<readonly Released[], Map<Scope | undefined, HappensBefore>>();
+
 export class HappensBefore {
   readonly #steps: readonly Released[];
   readonly #scope: Scope | undefined;
   /** For each step, the steps that happen before it. */
   readonly #before: Bits[] = [];
+  /** `dependent` of steps i < j, at i * n + j, once asked: 0 not yet, 1 dependent, 2 not. */
+  readonly #dependent: Uint8Array;
+
+  /**
+   * The relation over a finished run's steps, built once per steps and scope however many callers ask (the steps
+   * must not change after).
+   */
+  static of(steps: readonly Released[], scope: Scope | undefined): HappensBefore {
+    let byScope = built.get(steps);
+    if (!byScope) built.set(steps, (byScope = new Map()));
+    let hb = byScope.get(scope);
+    if (!hb) byScope.set(scope, (hb = new HappensBefore(steps, scope)));
+    return hb;
+  }
 
   /** `scope`: the properties whose view of the history decides what commutes; undefined, nothing commutes. */
   constructor(steps: readonly Released[], scope: Scope | undefined) {
     this.#steps = steps;
     this.#scope = scope;
+    this.#dependent = new Uint8Array(steps.length * steps.length);
     for (let j = 0; j < steps.length; j++) {
       const before = new Bits(steps.length);
-      for (let i = 0; i < j; i++) {
+      // Latest first: a step already known to come before j (through a later one) brings nothing new, as what comes
+      // before it came before that later one too, so its edge need not be looked at.
+      for (let i = j - 1; i >= 0; i--) {
+        if (before.has(i)) continue;
         if (this.direct(i, j)) {
           before.add(i);
           before.addAll(this.#before[i]!);
@@ -53,6 +74,16 @@ export class HappensBefore {
     }
   }
 
+  /** Whether steps i < j do not commute, computed once. */
+  #dependentSteps(i: number, j: number): boolean {
+    const at = i * this.#steps.length + j;
+    const known = this.#dependent[at]!;
+    if (known !== 0) return known === 1;
+    const yes = dependent(this.#steps[i]!, this.#steps[j]!, this.#scope);
+    this.#dependent[at] = yes ? 1 : 2;
+    return yes;
+  }
+
   /** The step after which step j's gate appeared, or -1 if it was there from the start. */
   #reachedAfter(j: number): number {
     return this.#steps[j]!.gate.reachedAfter - 1;
@@ -60,7 +91,7 @@ export class HappensBefore {
 
   /** i is ordered before j by an edge of its own: they do not commute, or i let j's turn reach its gate. */
   direct(i: number, j: number): boolean {
-    return dependent(this.#steps[i]!, this.#steps[j]!, this.#scope) || this.#reachedAfter(j) === i;
+    return this.#reachedAfter(j) === i || this.#dependentSteps(i, j);
   }
 
   /** i happens before j. */
@@ -85,8 +116,7 @@ export class HappensBefore {
   racesOf(j: number): number[] {
     const races: number[] = [];
     for (let i = j - 1; i >= 0; i--) {
-      const [a, b] = [this.#steps[i]!, this.#steps[j]!];
-      if (a.gate.turn === b.gate.turn || !dependent(a, b, this.#scope) || this.#reachedAfter(j) === i) continue;
+      if (this.#steps[i]!.gate.turn === this.#steps[j]!.gate.turn || this.#reachedAfter(j) === i || !this.#dependentSteps(i, j)) continue;
       let between = false;
       for (let k = i + 1; k < j && !between; k++) between = this.ordered(i, k) && this.ordered(k, j);
       if (!between) races.push(i);
