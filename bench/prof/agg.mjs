@@ -1,7 +1,6 @@
 // Aggregates a --cpu-prof .cpuprofile: self and total time by category (core, adapter, deps, node internals), function
 // and file. usage: [FROM=exploreExhaustive] node bench/prof/agg.mjs <file.cpuprofile> [top]. FROM keeps only the
 // samples from the first one under that function on (the cell, not the module loading).
-// Aggregate a .cpuprofile: self and total time by function and by file/category.
 import { readFileSync } from 'node:fs';
 const prof = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const top = Number(process.argv[3] ?? 15);
@@ -30,7 +29,7 @@ const cat = (n) => {
   if (u.includes('node_modules')) return 'deps';
   return 'other';
 };
-const short = (u) => u.replace(/^file:\/\//, '').replace(/.*\/node_modules\/\.pnpm\/([^/]+)\/node_modules\//, '$1:').replace('/work/wt-prof/', '');
+const short = (u) => u.replace(/^file:\/\//, '').replace(/.*\/node_modules\/\.pnpm\/([^/]+)\/node_modules\//, '$1:').replace(`${process.cwd()}/`, '');
 const fkey = (n) => `${n.callFrame.functionName || '(anon)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
 const selfFn = new Map(), selfFile = new Map(), selfCat = new Map(), totFn = new Map(), totFile = new Map(), totCat = new Map();
