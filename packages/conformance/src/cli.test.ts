@@ -74,7 +74,7 @@ describe('the approval-conformance process', () => {
     child.kill('SIGINT');
     const [code] = await closed;
     expect(code).toBe(130);
-    expect(err).toMatch(/\nInterrupted\. \d+ finished units? (is|are) saved in .*run\.json; the units that were running will run again\. Resume with:\n  approval-conformance run --framework reference --store memory,sqlite --jobs 1 --json \S+run\.json --resume\n$/);
+    expect(err).toMatch(/\nInterrupted\. \d+ finished units? (is|are) saved in .*run\.json; the units that were running will run again, from their last checkpoints\. Resume with:\n  approval-conformance run --framework reference --store memory,sqlite --jobs 1 --json \S+run\.json --resume\n$/);
     const saved = JSON.parse(await readFile(file, 'utf8')) as { cells: { verdict: string }[] };
     expect(saved.cells.filter((c) => c.verdict === 'error')).toEqual([]);
 

@@ -32,6 +32,14 @@ describe('results.v2.schema.json', () => {
     expect(new Set(cellSchema.properties.property.enum)).toEqual(new Set(PROPERTY_IDS));
   });
 
+  // A run stopped before its first unit ended has no cells yet, and must still be resumable; a finished one has some.
+  it('takes no cells only from a run planned and not complete', () => {
+    const empty = { schemaVersion: 2, planned: ['ai@6.0.0'], cells: [] };
+    expect(validate(empty), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...empty, complete: true })).toBe(false);
+    expect(validate({ schemaVersion: 2, cells: [] })).toBe(false);
+  });
+
   it('refuses a pass with a counterexample and a fail without one', () => {
     const pass = { ...failing('6.0.0'), verdict: 'pass' };
     expect(validate(results([pass as never]))).toBe(false);

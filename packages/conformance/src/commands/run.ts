@@ -1,12 +1,14 @@
 // `run`: the conformance runner. It expands the frameworks asked for (or the published default matrix) into exact
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { appendFile, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
+import { checkpointFile, checkpointsFolder } from '../matrix/checkpoints.js';
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
@@ -14,7 +16,7 @@ import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../ma
 import { unitProperties } from '../matrix/units.js';
 import { CostEstimate } from '../matrix/estimate.js';
 import { Progress } from '../matrix/progress.js';
-import { packageDigest, suiteDigest, treeOf, unitDigest, type KeyParts } from '../matrix/keys.js';
+import { keyParts, unitDigest, type KeyParts } from '../matrix/keys.js';
 import { reuseFor } from '../matrix/reuse.js';
 import { reportsFolder, writeReports } from '../render/reports.js';
 import { writableFolder } from '../destination.js';
@@ -72,7 +74,9 @@ Options:
                      linking failing cells to the framework's own docs or
                      issues (default: DIR/metadata of --out, when it exists)
   --resume           continue the run in --json FILE or DIR/results.json:
-                     finished cells are kept, not run again. With the
+                     finished cells are kept, not run again, and a unit
+                     that was stopped (or timed out) goes on from its last
+                     checkpoint (saved about once a minute). With the
                      --framework it was run with, or some of its versions;
                      another version is refused unless --extend is given
   --reuse RESULTS    copy each unit whose key matches one in RESULTS instead of
@@ -358,7 +362,7 @@ export const runCommand: Command = {
       const key = `${t.framework}@${t.version}`;
       const known = parts.get(key);
       if (typeof known === 'object') return known;
-      const found = keyParts(t, adapterDigests);
+      const found = keyParts(framework(t.framework), t, adapterDigests);
       parts.set(key, found);
       return found;
     };
@@ -388,6 +392,25 @@ export const runCommand: Command = {
           (why.length ? ` What runs, and why:\n${why.join('\n')}` : todo.length ? ' The rest are not in it.' : ''),
       );
     }
+    // Long units save checkpoints beside the results. A new run starts from nothing; a resumed one goes on from them,
+    // and runs again a unit that timed out and left one (with a longer --timeout, it may now finish).
+    const checkpoints = jsonFile && (options.mode ?? 'exhaustive') === 'exhaustive' ? checkpointsFolder(jsonFile) : undefined;
+    if (checkpoints && !values.resume) rmSync(checkpoints, { recursive: true, force: true });
+    if (checkpoints && values.resume) {
+      const again: string[] = [];
+      for (const target of todo) {
+        const key = `${target.framework}@${target.version}`;
+        const units = new Set(done.get(key) ?? []);
+        const timedOut = journal.cells().filter((c) => c.framework === target.framework && c.version === target.version && c.verdict === 'timeout');
+        for (const unit of new Set(timedOut.map((c) => `${c.wiring}/${c.store}/${c.scenario}`))) {
+          if (!units.has(unit) || !existsSync(checkpointFile(checkpoints, target, unit))) continue;
+          units.delete(unit);
+          again.push(`${key} ${unit.replace(/\//g, ' ')}`);
+        }
+        done = new Map(done).set(key, units);
+      }
+      if (again.length > 0) log(`Going on from their checkpoints: ${again.length} unit${again.length === 1 ? '' : 's'} that timed out (${again.join(', ')}).`);
+    }
     await journal.flush();
     if (!quiet) {
       io.err(
@@ -404,7 +427,7 @@ export const runCommand: Command = {
       const saved = journal.finishedUnits();
       io.err(
         jsonFile
-          ? `\nInterrupted. ${saved} finished unit${saved === 1 ? ' is' : 's are'} saved in ${shown(jsonFile)}; the units that were running will run again. Resume with:\n  ${resumeCommand(argv)}\n`
+          ? `\nInterrupted. ${saved} finished unit${saved === 1 ? ' is' : 's are'} saved in ${shown(jsonFile)}; the units that were running will run again, from their last checkpoints. Resume with:\n  ${resumeCommand(argv)}\n`
           : '\nInterrupted. Nothing was saved: give --json FILE or --out DIR to be able to resume a run.\n',
       );
       process.exit(130);
@@ -422,6 +445,7 @@ export const runCommand: Command = {
         options,
         done,
         strictFilters: targets.length === 1,
+        ...(checkpoints ? { checkpoints: { dir: checkpoints, resume: values.resume ?? false } } : {}),
       },
       {
         plan(target, { packages, nodeEngines, wirings, units: all }, units) {
@@ -460,6 +484,7 @@ export const runCommand: Command = {
     );
     process.off('SIGINT', onInterrupt);
     await journal.finish(targets);
+    if (checkpoints) removeEmpty(checkpoints);
     progress.end();
 
     const cells = journal.cells().filter((c) => targets.some((t) => t.framework === c.framework && t.version === c.version));
@@ -530,18 +555,6 @@ async function splitPlan(
     return costs.unit(target.slice(0, at), target.slice(at + 1), { wiring, store, scenario: scenario as ScenarioId });
   });
   return { info: { index: shard.index, count: shard.count, plan: planDigest(suite, options, shard.count, units), units }, failed };
-}
-
-/** A version's key parts, or why it has none (keys.ts): its units then always run. */
-function keyParts(target: Target, adapterDigests: Map<string, string>): KeyParts | string {
-  const fw = framework(target.framework);
-  if (fw.adapter === undefined) return 'its adapter has no package to digest, so it always runs';
-  const tree = treeOf(fw, target.version, target.source);
-  if (tree === undefined) {
-    return target.source !== undefined ? 'a local build is never copied' : 'it is not installed here, so its installed tree cannot be compared (this run installs it)';
-  }
-  const adapter = adapterDigests.get(fw.adapter) ?? adapterDigests.set(fw.adapter, packageDigest(fw.adapter)).get(fw.adapter)!;
-  return { suite: suiteDigest(), adapter, tree, node: process.version };
 }
 
 /** A finished cell with its unit's key (not a version's `*` error cells: they belong to no unit). */
@@ -620,4 +633,11 @@ function reductionNames(reduce: ExploreOptions['reduce']): RunOptions['reduce'] 
   const names = (Object.entries(REDUCTIONS) as [ReductionName, keyof typeof used][]).filter(([, key]) => used[key]).map(([name]) => name);
   const isDefault = (Object.keys(used) as (keyof typeof used)[]).every((k) => used[k] === DEFAULT_REDUCTIONS[k]);
   return isDefault ? true : names.length === 0 ? false : names;
+}
+
+/** Removes `dir` and the folders under it that hold no file: the checkpoints of units that finished are gone. */
+function removeEmpty(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeEmpty(join(dir, entry.name));
+  if (readdirSync(dir).length === 0) rmdirSync(dir);
 }

@@ -121,3 +121,18 @@ export function unitDigest(parts: KeyParts, unit: Pick<Unit, 'wiring' | 'store' 
   const what = { wiring: unit.wiring, store: unit.store, scenario: unit.scenario, properties: [...unit.properties] };
   return sha(JSON.stringify({ ...parts, unit: what, options: explorationOf(options) })).slice(0, 32);
 }
+
+/** A version's key parts, or why it has none: its units then always run, and keep no checkpoint. */
+export function keyParts(
+  fw: { readonly name: string; readonly pinned: readonly string[]; readonly adapter?: string | undefined },
+  target: { readonly version: string; readonly source?: string | undefined },
+  adapterDigests: Map<string, string>,
+): KeyParts | string {
+  if (fw.adapter === undefined) return 'its adapter has no package to digest, so it always runs';
+  const tree = treeOf(fw, target.version, target.source);
+  if (tree === undefined) {
+    return target.source !== undefined ? 'a local build is never copied' : 'it is not installed here, so its installed tree cannot be compared (this run installs it)';
+  }
+  const adapter = adapterDigests.get(fw.adapter) ?? adapterDigests.set(fw.adapter, packageDigest(fw.adapter)).get(fw.adapter)!;
+  return { suite: suiteDigest(), adapter, tree, node: process.version };
+}

@@ -2,12 +2,14 @@
 // runs past the timeout is killed and becomes `timeout`; a worker that dies takes only its current unit with it
 // (`error`); a version that will not install or import becomes `error` cells with the reason. The run goes on.
 import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { SCENARIOS, WORKER_TAG_ENV, type ExploreOptions, type PropertyId, type ScenarioId, type Verdict } from '@approval-conformance/core';
 import { unitProperties } from './units.js';
 import { cellId, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
+import { checkpointFile } from './checkpoints.js';
 import { dropLeftoverSchemas, newWorkerTag, workerTmp } from './leftovers.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
@@ -45,6 +47,8 @@ export interface PoolOptions {
   readonly done: ReadonlyMap<string, ReadonlySet<string>>;
   /** A filter the version lacks is bad input (a one-version run), not just nothing to run (a matrix). */
   readonly strictFilters: boolean;
+  /** Where workers keep long units' checkpoints, and whether they go on from them (a resumed run). */
+  readonly checkpoints?: WorkerTask['checkpoints'];
 }
 
 /**
@@ -109,6 +113,7 @@ const taskFor = (target: Target, pool: Omit<PoolOptions, 'done'>, skip: readonly
   ...(target.units ? { only: target.units } : {}),
   strictFilters: pool.strictFilters,
   ...(planOnly ? { planOnly } : {}),
+  ...(pool.checkpoints && !planOnly ? { checkpoints: pool.checkpoints } : {}),
 });
 
 /** How a worker ended: it finished the version, could not load it, or was lost in (or between) units. */
@@ -217,7 +222,11 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
         void chain.then(() => {
           if (finished) return resolve(finished);
           const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
-          if (timedOut) return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped` });
+          if (timedOut) {
+            const kept = current && pool.checkpoints && existsSync(checkpointFile(pool.checkpoints.dir, target, current.key));
+            const more = kept ? ' (its checkpoint is kept: --resume with a longer --timeout goes on from it)' : '';
+            return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped${more}` });
+          }
           if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past ${Math.round(loadMs! / 1000)}s` });
           resolve({ kind: 'lost', unit: current, verdict: 'error', reason: lostReason(code, signal, stderr) });
         });

@@ -23,6 +23,8 @@ export interface WorkerTask {
   readonly strictFilters: boolean;
   /** Only say what the version's units are (`plan`), then stop: the runner is splitting the matrix into shards. */
   readonly planOnly?: boolean;
+  /** Where to save each exhaustive unit's checkpoints (checkpoints.ts), and whether to go on from those there. */
+  readonly checkpoints?: { readonly dir: string; readonly resume: boolean };
 }
 
 /** One exploration: a scenario on a wiring and store, judged on its properties. */

@@ -2,8 +2,14 @@
 // moment they are known. A crash or a hang here costs the runner one unit, never the run.
 import { wiringInfo } from '@approval-conformance/core';
 import { framework } from '../frameworks.js';
-import type { WorkerMessage, WorkerTask } from './protocol.js';
-import { planUnits, runUnit } from './units.js';
+import { checkpointFile } from './checkpoints.js';
+import { keyParts, unitDigest } from './keys.js';
+import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
+import { planUnits, runUnit, type UnitSaving } from './units.js';
+
+/** How often a long unit saves its checkpoint, and says how far it has got (APPROVAL_CONFORMANCE_CHECKPOINT_MS: tests). */
+const SAVE_EVERY_MS = Number(process.env['APPROVAL_CONFORMANCE_CHECKPOINT_MS'] ?? 60_000);
+const SAY_EVERY_MS = 300_000;
 
 const send = (message: WorkerMessage) =>
   new Promise<void>((resolve, reject) => process.send!(message, undefined, {}, (error) => (error ? reject(error) : resolve())));
@@ -35,10 +41,23 @@ async function work(task: WorkerTask): Promise<void> {
   const wirings = adapter.wirings.map(wiringInfo);
   await send({ type: 'plan', packages, ...(nodeEngines ? { nodeEngines } : {}), wirings, units });
   if (task.planOnly) return;
+  // Checkpoints are kept under the unit's key: a version with none (a local build) keeps none.
+  const parts = task.checkpoints && (task.options.mode ?? 'exhaustive') === 'exhaustive' ? keyParts(framework(task.framework), task, new Map()) : undefined;
+  const saving = (unit: Unit): UnitSaving | undefined =>
+    task.checkpoints && typeof parts === 'object'
+      ? {
+          file: checkpointFile(task.checkpoints.dir, task, unit.key),
+          key: unitDigest(parts, unit, task.options),
+          resume: task.checkpoints.resume,
+          everyMs: SAVE_EVERY_MS,
+          sayEveryMs: SAY_EVERY_MS,
+          log: (line) => void send({ type: 'log', line }),
+        }
+      : undefined;
   for (const unit of units) {
     if (task.skip.includes(unit.key) || (task.only && !task.only.includes(unit.key))) continue;
     await send({ type: 'start', key: unit.key });
-    await send({ type: 'unit', key: unit.key, cells: await runUnit(adapter, unit, task.options) });
+    await send({ type: 'unit', key: unit.key, cells: await runUnit(adapter, unit, task.options, saving(unit)) });
   }
   await send({ type: 'done' });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS } from '../scenarios/index.js';
-import { exploreCell } from './cell.js';
+import { exploreCell, type CellCheckpoint } from './cell.js';
 import { replaySchedule } from './replay.js';
 import { toyAdapter } from './toy.fixtures.js';
 
@@ -86,5 +86,21 @@ describe('exploreCell', () => {
     expect(released).toBe(2);
     await exploreCell({ ...subject(), adapter: { ...adapter, createWorld: async () => Promise.reject(new Error('no')) } });
     expect(released).toBe(3);
+  });
+
+  it('goes on from a saved checkpoint to the verdicts, counts and stories of a cell never stopped', async () => {
+    for (const options of [{}, { atomic: true }, { throws: true }]) {
+      const whole = await exploreCell(subject(options));
+      const saved: CellCheckpoint[] = [];
+      await exploreCell(subject(options), {}, { save: (take) => void saved.push(JSON.parse(JSON.stringify(take()))) });
+      expect(saved.length).toBe(whole.schedules + whole.pruned - 1);
+      for (const resume of [saved[0]!, saved[Math.floor(saved.length / 2)]!, saved.at(-1)!]) {
+        expect(await exploreCell(subject(options), {}, { resume })).toEqual(whole);
+      }
+    }
+    // The racy subject's failures are found early: later checkpoints carry their schedules, to replay.
+    const saved: CellCheckpoint[] = [];
+    await exploreCell(subject(), {}, { save: (take) => void saved.push(take()) });
+    expect(saved.at(-1)!.failures.length).toBeGreaterThan(0);
   });
 });

@@ -6,8 +6,17 @@ import { narrate } from '../history/narrate.js';
 import { checkProperty } from '../properties/index.js';
 import { PROPERTY_INFO, type PropertyId } from '../properties/ids.js';
 import type { PropertyResult } from '../properties/result.js';
-import { exploreExhaustive, reductions, type ExhaustiveStats, type Reductions, type RunEnding } from '../scheduler/exhaustive.js';
+import {
+  exploreExhaustive,
+  reductions,
+  type ExhaustiveOptions,
+  type ExhaustiveStats,
+  type ExplorationState,
+  type Reductions,
+  type RunEnding,
+} from '../scheduler/exhaustive.js';
 import type { Scope } from '../scheduler/commute.js';
+import type { Release } from '../scheduler/gate.js';
 import type { ScheduleRun, Selector } from '../scheduler/run.js';
 import { ScheduleMismatch } from '../scheduler/run.js';
 import { formatSchedule } from '../scheduler/schedule.js';
@@ -64,6 +73,27 @@ export interface ExploreOptions {
   readonly checkContents?: boolean;
 }
 
+/**
+ * Where an exhaustive cell stands between two runs, to go on from in another process: the exploration's state, the
+ * schedules of the shortest failures found so far (replayed on resume, which rebuilds them exactly), and what else the
+ * runs so far showed. Plain data, saved as JSON.
+ */
+export interface CellCheckpoint {
+  readonly exploration: ExplorationState;
+  readonly failures: readonly (readonly Release[])[];
+  readonly findings: readonly string[];
+  readonly timeout?: string;
+}
+
+/**
+ * Saving and resuming a long exhaustive cell (not sampled ones, nor branch and bound, whose search may start over).
+ * `save` is called between runs; `take` copies where the cell stands, so call it only when saving.
+ */
+export interface CellCheckpoints {
+  readonly resume?: CellCheckpoint;
+  readonly save?: (take: () => CellCheckpoint) => void | Promise<void>;
+}
+
 export interface CellResult {
   readonly mode: 'exhaustive' | 'sampled';
   /**
@@ -102,15 +132,15 @@ export class UndeclaredAccess extends Error {
 /** How many of a run's undeclared accesses a message names. */
 const NAMED = 3;
 
-export async function exploreCell(subject: Subject, options: ExploreOptions = {}): Promise<CellResult> {
+export async function exploreCell(subject: Subject, options: ExploreOptions = {}, checkpoints: CellCheckpoints = {}): Promise<CellResult> {
   try {
-    return await explore(subject, options);
+    return await explore(subject, options, checkpoints);
   } finally {
     await subject.adapter.release?.();
   }
 }
 
-async function explore(subject: Subject, options: ExploreOptions): Promise<CellResult> {
+async function explore(subject: Subject, options: ExploreOptions, checkpoints: CellCheckpoints): Promise<CellResult> {
   const mode = options.mode ?? 'exhaustive';
   const reduce = reductions(options.reduce);
   const properties = subject.scenario.properties;
@@ -151,11 +181,34 @@ async function explore(subject: Subject, options: ExploreOptions): Promise<CellR
   };
 
   const worldOptions = { checkContents: options.checkContents ?? true };
+  // Branch and bound may start its search over with other reductions: only a single search is saved and resumed.
+  const resumable = mode === 'exhaustive' && (!reduce.bound || subject.scenario.allowedGap !== undefined);
+  const take = (exploration: ExplorationState): CellCheckpoint => ({
+    exploration,
+    failures: [...new Set([...shortest.values(), ...shortestAllowed.values()].map((f) => f.run))].map((run) => run.schedule),
+    findings: [...findings],
+    ...(timeout === undefined ? {} : { timeout }),
+  });
+  const saving = resumable && checkpoints.save ? { checkpoint: (state: () => ExplorationState) => checkpoints.save!(() => take(state())) } : {};
   let stats: ExhaustiveStats;
   try {
+    const resume = resumable ? checkpoints.resume : undefined;
+    if (resume) {
+      // The failures found before, found again: the same schedules give the same runs on a deterministic subject.
+      for (const finding of resume.findings) findings.add(finding);
+      if (resume.timeout !== undefined) timeout = resume.timeout;
+      for (const schedule of resume.failures) consider(await runWorld(subject, replaySelector(schedule), worldOptions), 'complete');
+    }
     if (mode === 'exhaustive') {
-      stats = await exploreAll(subject, options, reduce, scope, consider, () => properties.every((p) => shortest.has(p)), () =>
-        Math.max(...properties.map((p) => length(shortest.get(p)!))),
+      stats = await exploreAll(
+        subject,
+        options,
+        reduce,
+        scope,
+        consider,
+        () => properties.every((p) => shortest.has(p)),
+        () => Math.max(...properties.map((p) => length(shortest.get(p)!))),
+        { ...saving, ...(resume ? { resume: resume.exploration } : {}) },
       );
     } else {
       const samples = options.samples ?? 1000;
@@ -224,6 +277,7 @@ async function exploreAll(
   consider: (run: ScheduleRun, ending: RunEnding) => void,
   allFailed: () => boolean,
   longest: () => number,
+  saved: Pick<ExhaustiveOptions, 'resume' | 'checkpoint'> = {},
 ): Promise<ExhaustiveStats> {
   const runOne = (selector: Selector) => runWorld(subject, selector, { checkContents: options.checkContents ?? true });
   const max = options.maxSchedules ?? Number.POSITIVE_INFINITY;
@@ -231,7 +285,7 @@ async function exploreAll(
   const twins = subject.adapter.turnsAlike?.(subject.wiring, subject.store) === true ? subject.scenario.symmetric : undefined;
   const given = { ...(scope === undefined ? {} : { scope }), ...(twins === undefined ? {} : { symmetric: twins }) };
   if (!reduce.bound || subject.scenario.allowedGap) {
-    return exploreExhaustive(runOne, consider, { reduce, ...given, maxSchedules: max });
+    return exploreExhaustive(runOne, consider, { reduce, ...given, maxSchedules: max, ...saved });
   }
   const limit = () => (allFailed() ? longest() - 1 : Number.POSITIVE_INFINITY);
   if (!reduce.sourceSets) return exploreExhaustive(runOne, consider, { reduce, ...given, maxSchedules: max, limit });

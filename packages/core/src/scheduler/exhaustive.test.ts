@@ -1,7 +1,8 @@
+import { fc, it as prop } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { exploreExhaustive } from './exhaustive.js';
+import { exploreExhaustive, type ExhaustiveOptions, type ExplorationState } from './exhaustive.js';
 import { runSchedule, type Program } from './run.js';
-import { countSchedules, read, turns, write } from './programs.fixtures.js';
+import { countSchedules, randomProgram, randomPrograms, read, turns, write } from './programs.fixtures.js';
 import { formatSchedule } from './schedule.js';
 
 describe('exploreExhaustive', () => {
@@ -97,3 +98,52 @@ describe('exploreExhaustive', () => {
   });
 });
 
+describe('exploreExhaustive, stopped and resumed', () => {
+  /** Every run an exploration makes, in order, with how it ended; and where it stood after its last whole step. */
+  async function explore(program: Program, options: ExhaustiveOptions, stopAt = Number.POSITIVE_INFINITY) {
+    const runs: string[] = [];
+    let saved: ExplorationState | undefined;
+    const stats = await exploreExhaustive(
+      (selector) => runSchedule(program, selector),
+      (run, ending) => void runs.push(`${ending} ${formatSchedule(run.schedule)}`),
+      {
+        ...options,
+        until: () => runs.length >= stopAt,
+        // Through JSON, as a worker saves it to a file.
+        checkpoint: (take) => void (saved = JSON.parse(JSON.stringify(take())) as ExplorationState),
+      },
+    );
+    return { runs, stats, saved };
+  }
+
+  const shapes = fc.record({ crashable: fc.boolean(), sequel: fc.boolean() });
+  prop.prop([randomPrograms, shapes, fc.double({ min: 0, max: 1, noNaN: true })], { numRuns: 20, seed: 7 })(
+    'goes on from a saved state with exactly the runs an unstopped exploration had left',
+    async (steps, shape, where) => {
+      const program = randomProgram(steps, shape);
+      for (const reduce of [true, { sourceSets: false }] as const) {
+        const whole = await explore(program, { reduce });
+        expect(whole.stats.exhausted).toBe(true);
+        // Killed during run k: the last state saved is the one after run k - 1, so run k runs again.
+        const k = 1 + Math.floor(where * (whole.runs.length - 1));
+        const before = await explore(program, { reduce }, k);
+        const resume = k === 1 ? undefined : before.saved;
+        const after = await explore(program, { reduce, ...(resume ? { resume } : {}) });
+        expect([...whole.runs.slice(0, k - 1), ...after.runs]).toEqual(whole.runs);
+        expect(after.stats).toEqual(whole.stats);
+      }
+    },
+    60_000,
+  );
+
+  it('saves a state only between runs, with the counts so far', async () => {
+    const states: ExplorationState[] = [];
+    const stats = await exploreExhaustive((s) => runSchedule(turns(2, 2, write), s), () => {}, {
+      checkpoint: (take) => void states.push(take()),
+    });
+    expect(stats.schedules).toBe(6);
+    // After each run but the last, which ends the exploration.
+    expect(states.map((s) => s.schedules)).toEqual([1, 2, 3, 4, 5]);
+    expect(states.every((s) => s.stack.length > 0)).toBe(true);
+  });
+});

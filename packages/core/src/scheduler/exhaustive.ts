@@ -69,6 +69,34 @@ export interface ExhaustiveOptions {
   readonly scope?: Scope;
   /** Turns that are the same up to their names (`Scenario.symmetric`), for the symmetry reduction. */
   readonly symmetric?: readonly string[];
+  /** Go on from where an earlier exploration of the same subject stopped (`checkpoint`), not from the start. */
+  readonly resume?: ExplorationState;
+  /**
+   * Called between runs, once the next run's prefix is chosen: `take` gives where the exploration stands, to save
+   * and `resume` from in another process. Call it only when saving: it copies the search stack.
+   */
+  readonly checkpoint?: (take: () => ExplorationState) => void | Promise<void>;
+}
+
+/**
+ * Where an exhaustive exploration stands between two runs: its counts and its search stack (each point's options,
+ * what is asleep there, what was explored from it, and which turns are still to start there). Plain data: it is
+ * saved as JSON, and going on from it runs exactly the schedules the exploration had left.
+ */
+export interface ExplorationState {
+  readonly schedules: number;
+  readonly bounded: number;
+  readonly pruned: number;
+  readonly firstNew: number;
+  readonly stack: readonly SavedNode[];
+}
+
+interface SavedNode {
+  readonly options: readonly Option[];
+  readonly sleep: readonly Explored[];
+  readonly done: readonly Explored[];
+  readonly backtrack: readonly string[];
+  readonly chosen: number;
 }
 
 export interface ExhaustiveStats {
@@ -146,12 +174,36 @@ export async function exploreExhaustive(
   const scope = commute ? (options.scope ?? EVERY_PROPERTY) : undefined;
   const limit = options.limit ?? (() => Number.POSITIVE_INFINITY);
   const maxSchedules = options.maxSchedules ?? Number.POSITIVE_INFINITY;
-  const stack: Node[] = [];
-  let schedules = 0;
-  let bounded = 0;
-  let pruned = 0;
+  const { resume } = options;
+  const stack: Node[] = (resume?.stack ?? []).map((n) => ({
+    options: n.options,
+    sleep: new Map(n.sleep.map((e) => [e.key, e])),
+    done: new Map(n.done.map((e) => [e.key, e])),
+    backtrack: new Set(n.backtrack),
+    chosen: n.chosen,
+  }));
+  let schedules = resume?.schedules ?? 0;
+  let bounded = resume?.bounded ?? 0;
+  let pruned = resume?.pruned ?? 0;
   /** The first step of the current run that no earlier run took: races are looked for from there. */
-  let firstNew = 0;
+  let firstNew = resume?.firstNew ?? 0;
+  // A saved state is taken with work left on its stack; an empty one is an exploration already over.
+  if (resume && stack.length === 0) return { schedules, bounded, pruned, exhausted: true };
+
+  /** Where the exploration stands, copied: between runs, the stack is the next run's prefix and what is left. */
+  const take = (): ExplorationState => ({
+    schedules,
+    bounded,
+    pruned,
+    firstNew,
+    stack: stack.map((n) => ({
+      options: n.options,
+      sleep: [...n.sleep.values()],
+      done: [...n.done.values()],
+      backtrack: [...n.backtrack],
+      chosen: n.chosen,
+    })),
+  });
 
   /** What the option taken at `parent` recorded, once known: it goes into the sleep sets of its later siblings. */
   const taken = (parent: Node, { produced, touched, foreign }: LastStep): Explored => ({
@@ -280,5 +332,6 @@ export async function exploreExhaustive(
       stack.pop();
     }
     if (stack.length === 0) return { schedules, bounded, pruned, exhausted: true };
+    await options.checkpoint?.(take);
   }
 }

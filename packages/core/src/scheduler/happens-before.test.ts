@@ -4,7 +4,7 @@ import { exploreExhaustive, type Reductions } from './exhaustive.js';
 import type { Access, Released } from './gate.js';
 import { EVERY_PROPERTY, type Scope } from './commute.js';
 import { HappensBefore } from './happens-before.js';
-import { randomProgram, type RandomShape, type RandomStep } from './programs.fixtures.js';
+import { randomProgram, randomPrograms as programs, type RandomShape, type RandomStep } from './programs.fixtures.js';
 import { runSchedule, type ScheduleRun } from './run.js';
 
 function step(turn: string, n: number, access: Access[] | undefined, reachedAfter = 0): Released {
@@ -78,21 +78,6 @@ async function classes(steps: readonly (readonly RandomStep[])[], shape: RandomS
   );
   return { found, stats };
 }
-
-const approval = fc.constantFrom('a1', 'a2');
-const randomStep: fc.Arbitrary<RandomStep> = fc.oneof(
-  fc.record({ kind: fc.constant('read' as const), approval }),
-  fc.record({ kind: fc.constant('write' as const), approval }),
-  fc.record({ kind: fc.constant('effect' as const), approval }),
-  fc.record({ kind: fc.constant('propose' as const), approval, choices: fc.integer({ min: 1, max: 2 }) }),
-  fc.record({ kind: fc.constantFrom('card' as const, 'tell' as const), approval }),
-  fc.record({ kind: fc.constant('locked' as const), approval }),
-  fc.constant({ kind: 'opaque' as const }),
-);
-// At most seven releases in all: every schedule of them is a few thousand runs at most.
-const programs = fc
-  .array(fc.array(randomStep, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 3 })
-  .filter((turns) => turns.flat().length <= 7);
 
 describe('exploration with commuting releases', () => {
   const shapes = fc.record({ crashable: fc.boolean(), sequel: fc.boolean() });

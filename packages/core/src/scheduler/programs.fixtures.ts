@@ -1,4 +1,5 @@
 // Small programs for the scheduler's tests.
+import { fc } from '@fast-check/vitest';
 import type { Access } from './gate.js';
 import { exploreExhaustive } from './exhaustive.js';
 import { runSchedule, type Program } from './run.js';
@@ -133,3 +134,18 @@ export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], sha
     }
   };
 }
+
+const approval = fc.constantFrom('a1', 'a2');
+const randomStep: fc.Arbitrary<RandomStep> = fc.oneof(
+  fc.record({ kind: fc.constant('read' as const), approval }),
+  fc.record({ kind: fc.constant('write' as const), approval }),
+  fc.record({ kind: fc.constant('effect' as const), approval }),
+  fc.record({ kind: fc.constant('propose' as const), approval, choices: fc.integer({ min: 1, max: 2 }) }),
+  fc.record({ kind: fc.constantFrom('card' as const, 'tell' as const), approval }),
+  fc.record({ kind: fc.constant('locked' as const), approval }),
+  fc.constant({ kind: 'opaque' as const }),
+);
+// At most seven releases in all: every schedule of them is a few thousand runs at most.
+export const randomPrograms = fc
+  .array(fc.array(randomStep, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 3 })
+  .filter((turns) => turns.flat().length <= 7);

@@ -1,0 +1,64 @@
+// A long unit's checkpoint: where its exhaustive exploration stands, saved by the worker every minute or so, so that a
+// unit stopped part-way (Ctrl-C, a killed worker, a machine that went away, --timeout) goes on from there on
+// --resume instead of from its first schedule. The exploration's state is plain data (`CellCheckpoint`); going on
+// from it runs exactly the schedules that were left, so the verdicts, counts and counterexamples are those of a run
+// never stopped. A checkpoint counts only for the unit's key (keys.ts: the suite's code, the adapter, the installed
+// tree, Node, the unit and the options): anything else that changed starts the unit over.
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { CellCheckpoint } from '@approval-conformance/core';
+
+/** Where a run keeps its checkpoints: beside its results file, hidden (`.results.json.checkpoints`). */
+export const checkpointsFolder = (jsonFile: string) => join(dirname(jsonFile), `.${jsonFile.split(/[\\/]/).pop()}.checkpoints`);
+
+/** One unit's checkpoint file. Unit keys (`wiring/store/scenario`) are made of ids, safe as folder names. */
+export const checkpointFile = (dir: string, target: { framework: string; version: string }, unitKey: string) =>
+  join(dir, `${target.framework}@${target.version}`, `${unitKey}.json`);
+
+export interface UnitCheckpoint {
+  readonly checkpoint: 1;
+  /** The unit's key (keys.ts) when it was saved. */
+  readonly key: string;
+  /** Milliseconds the unit had run, over all its runs so far. */
+  readonly ms: number;
+  readonly cell: CellCheckpoint;
+}
+
+/** The checkpoint in `file`, or why there is none to go on from. */
+export function readCheckpoint(file: string, key: string): UnitCheckpoint | { readonly none: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { none: 'no checkpoint' };
+  }
+  try {
+    const saved = JSON.parse(text) as Partial<UnitCheckpoint>;
+    if (saved.checkpoint !== 1 || typeof saved.ms !== 'number' || typeof saved.cell?.exploration !== 'object') {
+      return { none: `its checkpoint ${file} is not one this version of the suite wrote; starting over` };
+    }
+    if (saved.key !== key) {
+      return { none: `its checkpoint was saved by other code or options (its key differs); starting over` };
+    }
+    return saved as UnitCheckpoint;
+  } catch {
+    return { none: `its checkpoint ${file} is damaged (not JSON); starting over` };
+  }
+}
+
+/** Writes the checkpoint whole or not at all: to a file beside it, then renamed over it. */
+export function writeCheckpoint(file: string, checkpoint: UnitCheckpoint): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const part = `${file}.part`;
+  writeFileSync(part, JSON.stringify(checkpoint));
+  renameSync(part, file);
+}
+
+/** Once the unit is over. A checkpoint that cannot be removed is harmless: a finished unit never goes on from one. */
+export function removeCheckpoint(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Left where it is.
+  }
+}
