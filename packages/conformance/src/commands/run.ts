@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
-import { checkpointFile, checkpointsFolder } from '../matrix/checkpoints.js';
+import { checkpointFile, checkpointsFolder, readCheckpoint } from '../matrix/checkpoints.js';
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
@@ -402,8 +402,10 @@ export const runCommand: Command = {
         const key = `${target.framework}@${target.version}`;
         const units = new Set(done.get(key) ?? []);
         const timedOut = journal.cells().filter((c) => c.framework === target.framework && c.version === target.version && c.verdict === 'timeout');
-        for (const unit of new Set(timedOut.map((c) => `${c.wiring}/${c.store}/${c.scenario}`))) {
-          if (!units.has(unit) || !existsSync(checkpointFile(checkpoints, target, unit))) continue;
+        // Only a checkpoint under the unit's key: one of other code or options would only start the unit over.
+        const keys = new Map(timedOut.map((c) => [`${c.wiring}/${c.store}/${c.scenario}`, c.key]));
+        for (const [unit, digest] of keys) {
+          if (!units.has(unit) || digest === undefined || 'none' in readCheckpoint(checkpointFile(checkpoints, target, unit), digest)) continue;
           units.delete(unit);
           again.push(`${key} ${unit.replace(/\//g, ' ')}`);
         }
@@ -427,7 +429,7 @@ export const runCommand: Command = {
       const saved = journal.finishedUnits();
       io.err(
         jsonFile
-          ? `\nInterrupted. ${saved} finished unit${saved === 1 ? ' is' : 's are'} saved in ${shown(jsonFile)}; the units that were running will run again, from their last checkpoints. Resume with:\n  ${resumeCommand(argv)}\n`
+          ? `\nInterrupted. ${saved} finished unit${saved === 1 ? ' is' : 's are'} saved in ${shown(jsonFile)}; the units that were running will run again${checkpoints ? ', from their last checkpoints' : ''}. Resume with:\n  ${resumeCommand(argv)}\n`
           : '\nInterrupted. Nothing was saved: give --json FILE or --out DIR to be able to resume a run.\n',
       );
       process.exit(130);

@@ -34,7 +34,14 @@ export function readCheckpoint(file: string, key: string): UnitCheckpoint | { re
   }
   try {
     const saved = JSON.parse(text) as Partial<UnitCheckpoint>;
-    if (saved.checkpoint !== 1 || typeof saved.ms !== 'number' || typeof saved.cell?.exploration !== 'object') {
+    const cell = saved.cell;
+    const shaped =
+      saved.checkpoint === 1 &&
+      typeof saved.ms === 'number' &&
+      Array.isArray(cell?.exploration?.stack) &&
+      Array.isArray(cell?.failures) &&
+      Array.isArray(cell?.findings);
+    if (!shaped) {
       return { none: `its checkpoint ${file} is not one this version of the suite wrote; starting over` };
     }
     if (saved.key !== key) {
@@ -56,9 +63,11 @@ export function writeCheckpoint(file: string, checkpoint: UnitCheckpoint): void 
 
 /** Once the unit is over. A checkpoint that cannot be removed is harmless: a finished unit never goes on from one. */
 export function removeCheckpoint(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // Left where it is.
+  for (const path of [file, `${file}.part`]) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // Left where it is.
+    }
   }
 }

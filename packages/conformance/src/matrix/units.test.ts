@@ -61,6 +61,21 @@ describe('runUnit with checkpoints', () => {
     });
   }
 
+  // Of failures as short, the first found holds a property's place: a run as short for two properties must go back to
+  // the one it held, not to the other's (after-fresh-serial has such ties). Every checkpoint of every wiring.
+  it('goes on from every checkpoint of every double-resume wiring to the same cell', async () => {
+    for (const wiring of referenceAdapter.wirings.map((w) => w.id)) {
+      const subject = { adapter: referenceAdapter, wiring, store: 'memory', scenario: SCENARIOS.get('double-resume')! };
+      const whole = await exploreCell(subject);
+      const states: CellCheckpoint[] = [];
+      await exploreCell(subject, {}, { save: (take) => void states.push(JSON.parse(JSON.stringify(take())) as CellCheckpoint) });
+      const every = wiring === 'after-fresh-serial' ? 1 : 7;
+      for (let i = 0; i < states.length; i += every) {
+        expect(await exploreCell(subject, {}, { resume: states[i]! }), `${wiring} from checkpoint ${i + 1}`).toEqual(whole);
+      }
+    }
+  });
+
   it('starts over, and says why, from a checkpoint of other code or a damaged one', async () => {
     const unit = unitOf('before-fresh-serial');
     const whole = await runUnit(referenceAdapter, unit, {});

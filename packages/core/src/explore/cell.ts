@@ -80,9 +80,16 @@ export interface ExploreOptions {
  */
 export interface CellCheckpoint {
   readonly exploration: ExplorationState;
-  readonly failures: readonly (readonly Release[])[];
+  /** Each property's shortest failure so far (or allowed violation): the run that holds its place, by its schedule. */
+  readonly failures: readonly SavedFailure[];
   readonly findings: readonly string[];
   readonly timeout?: string;
+}
+
+export interface SavedFailure {
+  readonly property: PropertyId;
+  readonly allowed: boolean;
+  readonly schedule: readonly Release[];
 }
 
 /**
@@ -185,7 +192,10 @@ async function explore(subject: Subject, options: ExploreOptions, checkpoints: C
   const resumable = mode === 'exhaustive' && (!reduce.bound || subject.scenario.allowedGap !== undefined);
   const take = (exploration: ExplorationState): CellCheckpoint => ({
     exploration,
-    failures: [...new Set([...shortest.values(), ...shortestAllowed.values()].map((f) => f.run))].map((run) => run.schedule),
+    failures: [
+      ...[...shortest].map(([property, f]) => ({ property, allowed: false, schedule: f.run.schedule })),
+      ...[...shortestAllowed].map(([property, f]) => ({ property, allowed: true, schedule: f.run.schedule })),
+    ],
     findings: [...findings],
     ...(timeout === undefined ? {} : { timeout }),
   });
@@ -194,10 +204,22 @@ async function explore(subject: Subject, options: ExploreOptions, checkpoints: C
   try {
     const resume = resumable ? checkpoints.resume : undefined;
     if (resume) {
-      // The failures found before, found again: the same schedules give the same runs on a deterministic subject.
       for (const finding of resume.findings) findings.add(finding);
       if (resume.timeout !== undefined) timeout = resume.timeout;
-      for (const schedule of resume.failures) consider(await runWorld(subject, replaySelector(schedule), worldOptions), 'complete');
+      // Each property's place goes back to the very run that held it: of failures as short, the first found keeps it,
+      // so a run that is shortest for one property and as short for another must not take the other's place.
+      const replayed = new Map<string, ScheduleRun>();
+      for (const { property, allowed, schedule } of resume.failures) {
+        const key = JSON.stringify(schedule);
+        const run = replayed.get(key) ?? (await runWorld(subject, replaySelector(schedule), worldOptions));
+        replayed.set(key, run);
+        const result = checkProperty(property, run.history.events);
+        const allowedBy = result.holds ? undefined : subject.scenario.allowedGap?.(property, run.history.events, result);
+        if (result.holds || (allowedBy !== undefined) !== allowed) {
+          throw new ScheduleMismatch(`replaying the checkpoint's failure of ${property} (${formatSchedule(schedule)}) gave another verdict`);
+        }
+        (allowed ? shortestAllowed : shortest).set(property, { run, result, cut: cutFor(run, result, scope), allowedBy });
+      }
     }
     if (mode === 'exhaustive') {
       stats = await exploreAll(
