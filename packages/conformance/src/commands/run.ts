@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
-import { checkpointFile, checkpointsFolder, readCheckpoint } from '../matrix/checkpoints.js';
+import { checkpointFile, checkpointsFolder, readCheckpoint, removeCheckpoint } from '../matrix/checkpoints.js';
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
@@ -473,6 +473,14 @@ export const runCommand: Command = {
         async cells(target, cells) {
           const keys = partsOf(target);
           await journal.add(typeof keys === 'object' ? cells.map((c) => withKey(c, keys, filters, options)) : cells);
+          // A unit's checkpoint goes once its verdicts are saved; not after an interruption (its cells were not kept),
+          // nor with a timeout or an error (a timed-out unit goes on from it on --resume).
+          if (checkpoints && journal.recording) {
+            for (const unit of new Set(cells.filter((c) => c.wiring !== '*').map((c) => `${c.wiring}/${c.store}/${c.scenario}`))) {
+              const mine = cells.filter((c) => `${c.wiring}/${c.store}/${c.scenario}` === unit);
+              if (mine.every((c) => c.verdict !== 'timeout' && c.verdict !== 'error')) removeCheckpoint(checkpointFile(checkpoints, target, unit));
+            }
+          }
           progress.finished(target, cells);
         },
         failed(target, reason) {

@@ -70,6 +70,11 @@ export class Journal {
   /** Set once the run is interrupted: what finishes after that is not written (its worker was stopped too). */
   #stopped = false;
 
+  /** Whether cells added now are kept: not once the run was interrupted. */
+  get recording(): boolean {
+    return !this.#stopped;
+  }
+
   private constructor(file: string | undefined, env: Environment, started: string) {
     this.#file = file;
     this.#environment = env;

@@ -11,7 +11,7 @@ import {
   type ScenarioId,
 } from '@approval-conformance/core';
 import { cellId, type ResultCell } from '../results.js';
-import { readCheckpoint, removeCheckpoint, writeCheckpoint } from './checkpoints.js';
+import { readCheckpoint, writeCheckpoint } from './checkpoints.js';
 import { unitKey, type Unit, type WorkerTask } from './protocol.js';
 
 /** The properties a unit of `scenario` checks: the scenario's own, narrowed by --property. */
@@ -112,8 +112,8 @@ export async function runUnit(adapter: Adapter, unit: Unit, options: ExploreOpti
   const started = performance.now();
   const { checkpoints, before } = saving ? checkpointsFor(unit, saving, started) : { checkpoints: {}, before: 0 };
   const result = await exploreCell({ adapter, wiring, store, scenario: { ...SCENARIOS.get(scenario)!, properties } }, options, checkpoints);
+  // The checkpoint stays until the runner has saved these cells (commands/run.ts): a run interrupted now keeps it.
   const ms = before + Math.round(performance.now() - started);
-  if (saving) removeCheckpoint(saving.file);
   const findings = result.findings.length > 0 ? { findings: result.findings } : {};
   return result.verdicts.map((v) => ({
     id: cellId({ ...base, property: v.property }),
