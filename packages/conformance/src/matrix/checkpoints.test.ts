@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exploreCell, SCENARIOS, type CellCheckpoint } from '@approval-conformance/core';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';
 import type { ResultCell } from '../results.js';
@@ -39,13 +39,20 @@ async function timedOut(whole: string, to: string) {
 }
 
 describe('checkpoints through run --resume', () => {
-  it('goes on from a timed-out unit\'s checkpoint to the cells of a run never stopped, and removes it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ac-checkpoints-'));
-    const whole = join(dir, 'whole.json');
+  // The unit run once to its end, and where its exploration stood after each schedule.
+  let dir: string;
+  let whole: string;
+  let cells: ResultCell[];
+  let states: CellCheckpoint[];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ac-checkpoints-'));
+    whole = join(dir, 'whole.json');
     expect((await run(whole)).code).toBe(0);
-    const cells = await cellsOf(whole);
-    const states = await checkpointsOfUnit();
+    cells = await cellsOf(whole);
+    states = await checkpointsOfUnit();
+  });
 
+  it('goes on from a timed-out unit\'s checkpoint to the cells of a run never stopped, and removes it', async () => {
     const stopped = join(dir, 'stopped.json');
     await timedOut(whole, stopped);
     const file = checkpointFile(checkpointsFolder(stopped), { framework: 'reference', version: '0.0.0' }, UNIT);
@@ -59,28 +66,24 @@ describe('checkpoints through run --resume', () => {
   });
 
   it('leaves a timed-out unit alone when its checkpoint is of other code or options', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ac-checkpoints-'));
-    const whole = join(dir, 'whole.json');
-    expect((await run(whole)).code).toBe(0);
-    const stopped = join(dir, 'stopped.json');
+    const stopped = join(dir, 'other.json');
     await timedOut(whole, stopped);
     const file = checkpointFile(checkpointsFolder(stopped), { framework: 'reference', version: '0.0.0' }, UNIT);
-    writeCheckpoint(file, { checkpoint: 1, key: 'another', ms: 1000, cell: (await checkpointsOfUnit())[2]! });
+    writeCheckpoint(file, { checkpoint: 1, key: 'another', ms: 1000, cell: states[2]! });
     const resumed = await run(stopped, '--resume');
     expect(resumed.code).toBe(0);
     expect(resumed.err).not.toContain('Going on');
-    expect((await cellsOf(stopped)).map((c) => c.verdict)).toEqual(['timeout', 'timeout', 'timeout', 'timeout'].slice(0, (await cellsOf(stopped)).length));
+    expect((await cellsOf(stopped)).map((c) => c.verdict)).toEqual(cells.map(() => 'timeout'));
   });
 
   it('reads a checkpoint only when it is whole, of this format, and under the key', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ac-checkpoints-'));
     const file = join(dir, 'unit.json');
     expect(readCheckpoint(file, 'k')).toEqual({ none: 'no checkpoint' });
     await writeFile(file, '{"checkpoint": 1');
     expect(readCheckpoint(file, 'k')).toEqual({ none: expect.stringMatching(/is damaged \(not JSON\); starting over$/) });
     await writeFile(file, JSON.stringify({ checkpoint: 1, key: 'k', ms: 1, cell: { exploration: {} } }));
     expect(readCheckpoint(file, 'k')).toEqual({ none: expect.stringMatching(/is not one this version of the suite wrote; starting over$/) });
-    const cell = (await checkpointsOfUnit())[0]!;
+    const cell = states[0]!;
     writeCheckpoint(file, { checkpoint: 1, key: 'k', ms: 1, cell });
     expect(readCheckpoint(file, 'other')).toEqual({ none: expect.stringMatching(/its key differs\); starting over$/) });
     expect(readCheckpoint(file, 'k')).toEqual({ checkpoint: 1, key: 'k', ms: 1, cell: JSON.parse(JSON.stringify(cell)) });

@@ -62,15 +62,15 @@ describe('runUnit with checkpoints', () => {
   }
 
   // Of failures as short, the first found holds a property's place: a run as short for two properties must go back to
-  // the one it held, not to the other's (after-fresh-serial has such ties). Every checkpoint of every wiring.
-  it('goes on from every checkpoint of every double-resume wiring to the same cell', async () => {
+  // the one it held, not to the other's (after-fresh-serial has such ties: every checkpoint of it; three of the others).
+  it('goes on from the checkpoints of every double-resume wiring to the same cell', async () => {
     for (const wiring of referenceAdapter.wirings.map((w) => w.id)) {
       const subject = { adapter: referenceAdapter, wiring, store: 'memory', scenario: SCENARIOS.get('double-resume')! };
       const whole = await exploreCell(subject);
       const states: CellCheckpoint[] = [];
       await exploreCell(subject, {}, { save: (take) => void states.push(JSON.parse(JSON.stringify(take())) as CellCheckpoint) });
-      const every = wiring === 'after-fresh-serial' ? 1 : 7;
-      for (let i = 0; i < states.length; i += every) {
+      const picks = wiring === 'after-fresh-serial' ? states.keys() : new Set([0, states.length >> 1, states.length - 1]);
+      for (const i of picks) {
         expect(await exploreCell(subject, {}, { resume: states[i]! }), `${wiring} from checkpoint ${i + 1}`).toEqual(whole);
       }
     }
