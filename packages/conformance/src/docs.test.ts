@@ -36,3 +36,26 @@ describe('the docs', () => {
     }
   });
 });
+
+// A changeset naming a package the workspace does not have fails only at release (`changeset version`), in the CI's
+// release lane minutes later: it is caught here, in a second.
+describe('the changesets', () => {
+  const names = new Set(
+    ['packages', 'packages/adapters']
+      .flatMap((dir) => readdirSync(new URL(`${dir}/`, root), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}/${e.name}`))
+      .flatMap((dir) => {
+        try {
+          return [(JSON.parse(readFileSync(new URL(`${dir}/package.json`, root), 'utf8')) as { name: string }).name];
+        } catch {
+          return [];
+        }
+      }),
+  );
+  const changesets = readdirSync(new URL('.changeset/', root)).filter((f) => f.endsWith('.md') && f !== 'README.md');
+  it.each(changesets)('%s names only packages of the workspace', (file) => {
+    const front = /^---\n([\s\S]*?)\n---/.exec(readFileSync(new URL(`.changeset/${file}`, root), 'utf8'))?.[1] ?? '';
+    const named = [...front.matchAll(/^["']?([^"':]+)["']?\s*:/gm)].map((m) => m[1]!);
+    expect(named.length, file).toBeGreaterThan(0);
+    for (const name of named) expect(names, `${file} names ${name}`).toContain(name);
+  });
+});
