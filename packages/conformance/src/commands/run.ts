@@ -1,14 +1,14 @@
 // `run`: the conformance runner. It expands the frameworks asked for (or the published default matrix) into exact
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
-import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { appendFile, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
-import { checkpointFile, checkpointsFolder, readCheckpoint, removeCheckpoint } from '../matrix/checkpoints.js';
+import { checkpointsFolder, removeEmptyFolders, removeFinished, timedOutWithCheckpoint } from '../matrix/checkpoints.js';
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
@@ -400,16 +400,9 @@ export const runCommand: Command = {
       const again: string[] = [];
       for (const target of todo) {
         const key = `${target.framework}@${target.version}`;
-        const units = new Set(done.get(key) ?? []);
-        const timedOut = journal.cells().filter((c) => c.framework === target.framework && c.version === target.version && c.verdict === 'timeout');
-        // Only a checkpoint under the unit's key: one of other code or options would only start the unit over.
-        const keys = new Map(timedOut.map((c) => [`${c.wiring}/${c.store}/${c.scenario}`, c.key]));
-        for (const [unit, digest] of keys) {
-          if (!units.has(unit) || digest === undefined || 'none' in readCheckpoint(checkpointFile(checkpoints, target, unit), digest)) continue;
-          units.delete(unit);
-          again.push(`${key} ${unit.replace(/\//g, ' ')}`);
-        }
-        done = new Map(done).set(key, units);
+        const units = timedOutWithCheckpoint(checkpoints, target, journal.cells());
+        done = new Map(done).set(key, new Set([...(done.get(key) ?? [])].filter((unit) => !units.includes(unit))));
+        again.push(...units.map((unit) => `${key} ${unit.replace(/\//g, ' ')}`));
       }
       if (again.length > 0) log(`Going on from their checkpoints: ${again.length} unit${again.length === 1 ? '' : 's'} that timed out (${again.join(', ')}).`);
     }
@@ -473,14 +466,8 @@ export const runCommand: Command = {
         async cells(target, cells) {
           const keys = partsOf(target);
           await journal.add(typeof keys === 'object' ? cells.map((c) => withKey(c, keys, filters, options)) : cells);
-          // A unit's checkpoint goes once its verdicts are saved; not after an interruption (its cells were not kept),
-          // nor with a timeout or an error (a timed-out unit goes on from it on --resume).
-          if (checkpoints && journal.recording) {
-            for (const unit of new Set(cells.filter((c) => c.wiring !== '*').map((c) => `${c.wiring}/${c.store}/${c.scenario}`))) {
-              const mine = cells.filter((c) => `${c.wiring}/${c.store}/${c.scenario}` === unit);
-              if (mine.every((c) => c.verdict !== 'timeout' && c.verdict !== 'error')) removeCheckpoint(checkpointFile(checkpoints, target, unit));
-            }
-          }
+          // Not after an interruption: these cells were not kept, and their units run again.
+          if (checkpoints && journal.recording) removeFinished(checkpoints, target, cells);
           progress.finished(target, cells);
         },
         failed(target, reason) {
@@ -494,7 +481,7 @@ export const runCommand: Command = {
     );
     process.off('SIGINT', onInterrupt);
     await journal.finish(targets);
-    if (checkpoints) removeEmpty(checkpoints);
+    if (checkpoints) removeEmptyFolders(checkpoints);
     progress.end();
 
     const cells = journal.cells().filter((c) => targets.some((t) => t.framework === c.framework && t.version === c.version));
@@ -643,11 +630,4 @@ function reductionNames(reduce: ExploreOptions['reduce']): RunOptions['reduce'] 
   const names = (Object.entries(REDUCTIONS) as [ReductionName, keyof typeof used][]).filter(([, key]) => used[key]).map(([name]) => name);
   const isDefault = (Object.keys(used) as (keyof typeof used)[]).every((k) => used[k] === DEFAULT_REDUCTIONS[k]);
   return isDefault ? true : names.length === 0 ? false : names;
-}
-
-/** Removes `dir` and the folders under it that hold no file: the checkpoints of units that finished are gone. */
-function removeEmpty(dir: string): void {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeEmpty(join(dir, entry.name));
-  if (readdirSync(dir).length === 0) rmdirSync(dir);
 }

@@ -4,9 +4,11 @@
 // from it runs exactly the schedules that were left, so the verdicts, counts and counterexamples are those of a run
 // never stopped. A checkpoint counts only for the unit's key (keys.ts: the suite's code, the adapter, the installed
 // tree, Node, the unit and the options): anything else that changed starts the unit over.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CellCheckpoint } from '@approval-conformance/core';
+import type { ResultCell } from '../results.js';
+import { unitKey } from './protocol.js';
 
 /** Where a run keeps its checkpoints: beside its results file, hidden (`.results.json.checkpoints`). */
 export const checkpointsFolder = (jsonFile: string) => join(dirname(jsonFile), `.${jsonFile.split(/[\\/]/).pop()}.checkpoints`);
@@ -70,4 +72,38 @@ export function removeCheckpoint(file: string): void {
       // Left where it is.
     }
   }
+}
+
+type Target = { readonly framework: string; readonly version: string };
+
+/**
+ * The units of `target` that timed out and left a checkpoint under their key: a resumed run runs them again, from
+ * it. One of other code or options would only start its unit over, to time out again.
+ */
+export function timedOutWithCheckpoint(dir: string, target: Target, cells: readonly ResultCell[]): string[] {
+  const keys = new Map(
+    cells
+      .filter((c) => c.framework === target.framework && c.version === target.version && c.verdict === 'timeout')
+      .map((c) => [unitKey(c), c.key]),
+  );
+  return [...keys].filter(([unit, key]) => key !== undefined && !('none' in readCheckpoint(checkpointFile(dir, target, unit), key))).map(([unit]) => unit);
+}
+
+/**
+ * Once a unit's verdicts are saved, its checkpoint goes: not after a timeout or an error (a timed-out unit goes on
+ * from it on --resume; a crash leaves it for whoever looks).
+ */
+export function removeFinished(dir: string, target: Target, cells: readonly ResultCell[]): void {
+  const units = new Map<string, ResultCell[]>();
+  for (const cell of cells.filter((c) => c.wiring !== '*')) units.set(unitKey(cell), [...(units.get(unitKey(cell)) ?? []), cell]);
+  for (const [unit, mine] of units) {
+    if (mine.every((c) => c.verdict !== 'timeout' && c.verdict !== 'error')) removeCheckpoint(checkpointFile(dir, target, unit));
+  }
+}
+
+/** Removes `dir` and the folders under it that hold no file: what is left when every unit's checkpoint is gone. */
+export function removeEmptyFolders(dir: string): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) removeEmptyFolders(join(dir, entry.name));
+  if (readdirSync(dir).length === 0) rmdirSync(dir);
 }
