@@ -45,7 +45,11 @@ export interface WorldEnv {
   readonly model: AdversarialModel;
   readonly backend: CountingBackend;
   readonly connections: Connections;
-  /** A folder for this world's files (a SQLite database, say); removed after the run. */
+  /**
+   * A folder for this world's files (a SQLite database, say), made the first time it is read and removed after the
+   * run. Read it only where the store keeps files: a world on memory that never reads it makes no folder (making and
+   * removing one was most of a schedule's time on the reference runtime's memory store).
+   */
   readonly scratchDir: string;
   /**
    * Wrap I/O the world awaits outside gates (a query to a database server) so the scheduler waits for its answer.

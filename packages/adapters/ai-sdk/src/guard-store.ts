@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from '@approval-conformance/core';
 
-export function openGuardRecords(kind: string, scratchDir: string): GuardRecords {
+export function openGuardRecords(kind: string, scratchDir: () => string): GuardRecords {
   if (kind === 'memory') return memoryGuardRecords();
-  if (kind === 'sqlite') return sqliteGuardRecords(new Database(join(scratchDir, 'guard.sqlite')));
+  if (kind === 'sqlite') return sqliteGuardRecords(new Database(join(scratchDir(), 'guard.sqlite')));
   throw new Error(`unknown store '${kind}'; the AI SDK adapter has memory, sqlite`);
 }

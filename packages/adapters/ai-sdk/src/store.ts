@@ -14,14 +14,14 @@ export type ChatStore<T = Message[]> = GatedAppRecord<T>;
 /** The chat store (ModelMessages, or the UI wirings' UIMessages); `states` says what it says about each approval. */
 export function openChatStore<T = Message[]>(
   kind: string,
-  scratchDir: string,
+  scratchDir: () => string,
   states: (messages: NoInfer<T> | undefined) => Map<string, RecordState>,
   trace: AppRecordTrace,
 ): ChatStore<T> {
   if (kind !== 'memory' && kind !== 'sqlite') throw new Error(`unknown store '${kind}'; the AI SDK adapter has memory, sqlite`);
   const open = () =>
     kind === 'sqlite'
-      ? sqliteTextBacking(new Database(join(scratchDir, 'chats.sqlite')), { table: 'chats', column: 'messages', id: CHAT })
+      ? sqliteTextBacking(new Database(join(scratchDir(), 'chats.sqlite')), { table: 'chats', column: 'messages', id: CHAT })
       : memoryTextBacking();
   const spec = {
     name: 'chat',

@@ -69,7 +69,7 @@ export function createUiWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World 
   const trace = (report: boolean) => ({ gate: env.gate, history: env.history, report, accessed: env.accessed });
   const text = { name: 'client', id: CHAT, encode: JSON.stringify, decode: (t: string) => JSON.parse(t) as UiMessage[], states };
   const client = new GatedAppRecord<UiMessage[]>(memoryTextBacking, text, trace(history === 'client'));
-  const store = openChatStore<UiMessage[]>(env.store, env.scratchDir, states, trace(history === 'server'));
+  const store = openChatStore<UiMessage[]>(env.store, () => env.scratchDir, states, trace(history === 'server'));
   const model = mockModel(lib, brainReply({ ...env, request: () => request, parallel: () => parallel, nextApproval: () => `a${++proposals}` }));
   const app: UiApp = { lib, history, tools: buildTools(lib, env.backend, 'native'), model, store, names: () => names };
   // A tab writes the client's copy right after a card or an outcome reaches it: the delivery's gate declares it.

@@ -37,12 +37,12 @@ export function createWorld(lib: AiLib, wiring: Wiring, env: WorldEnv): World {
   let proposals = 0;
 
   // Guarded: the guard's records (of the same kind as the chat's), the client's copy of each card, the app's calls.
-  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, env.scratchDir)) : undefined;
+  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, () => env.scratchDir)) : undefined;
   const guard = guarded && (() => guarded.app);
 
   const states = (messages: readonly Message[] | undefined) => recordStates(messages, style, names, needsApproval);
   // Guarded, the guard's record is the approval's: the chat store is gated but not reported.
-  const store = openChatStore(env.store, env.scratchDir, states, { gate: env.gate, history: env.history, report: !guarded, accessed: env.accessed });
+  const store = openChatStore(env.store, () => env.scratchDir, states, { gate: env.gate, history: env.history, report: !guarded, accessed: env.accessed });
 
   const model = mockModel(
     lib,

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from '@approval-conformance/core';
 import { STORES } from './stores.js';
 
-export function openGuardRecords(kind: string, scratchDir: string): GuardRecords {
+export function openGuardRecords(kind: string, scratchDir: () => string): GuardRecords {
   if (kind === 'memory') return memoryGuardRecords();
-  if (kind === 'libsql' || kind === 'libsql-shared') return sqliteGuardRecords(new Database(join(scratchDir, 'guard.sqlite')));
+  if (kind === 'libsql' || kind === 'libsql-shared') return sqliteGuardRecords(new Database(join(scratchDir(), 'guard.sqlite')));
   throw new Error(`unknown store '${kind}'; the Mastra adapter has ${STORES.join(', ')}`);
 }

@@ -16,7 +16,7 @@ export const processes = (kind: StoreKind) => (kind === 'libsql-shared' ? 2 : 1)
 export const processOf = (kind: StoreKind, turn: string) => (kind === 'libsql-shared' && turn === 't2' ? 1 : 0);
 
 /** A new storage object of the kind: an empty InMemoryStore, or a client of the world's LibSQL file. */
-export function openStorage(lib: MastraLib, kind: StoreKind, scratchDir: string): unknown {
+export function openStorage(lib: MastraLib, kind: StoreKind, scratchDir: () => string): unknown {
   if (kind === 'memory') return new lib.storage['InMemoryStore']();
-  return new lib.libsql['LibSQLStore']({ id: 'libsql', url: `file:${join(scratchDir, 'mastra.db')}` });
+  return new lib.libsql['LibSQLStore']({ id: 'libsql', url: `file:${join(scratchDir(), 'mastra.db')}` });
 }

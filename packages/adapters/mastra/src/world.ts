@@ -45,7 +45,7 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
   const runs = new Map<string, string>();
   const external = <T>(work: Promise<T>) => env.external(work);
 
-  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(kind, env.scratchDir)) : undefined;
+  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(kind, () => env.scratchDir)) : undefined;
   const guard = guarded && (() => guarded.app);
   const effects = { backend: env.backend, ...(guard ? { guard } : {}) };
   const brain: Brain = {
@@ -67,7 +67,7 @@ export async function createWorld(lib: MastraLib, wiring: Wiring, env: WorldEnv)
   };
 
   async function start(index: number): Promise<Process> {
-    const storage: Any = openStorage(lib, kind, env.scratchDir);
+    const storage: Any = openStorage(lib, kind, () => env.scratchDir);
     await external(Promise.resolve(storage.init?.()));
     const raw = gateWorkflows(await external(workflowsDomain(storage)), book, trace);
     // The docs put the hook on the agent: a run's own hooks would not reach the request that approves.

@@ -68,10 +68,10 @@ export const newServerBook = (): ServerBook => ({ requests: 0, consumed: new Set
 export type RequestStore = GatedAppRecord<Requests>;
 
 /** The server's requests: in memory (gone with the process) or in a row of a SQLite file. */
-export function openRequestStore(kind: string, scratchDir: string, trace: AppRecordTrace, book: () => ServerBook): RequestStore {
+export function openRequestStore(kind: string, scratchDir: () => string, trace: AppRecordTrace, book: () => ServerBook): RequestStore {
   const open = () =>
     kind === 'sqlite'
-      ? sqliteTextBacking(new Database(join(scratchDir, 'requests.sqlite')), { table: 'approval_requests', column: 'requests', id: 'server' })
+      ? sqliteTextBacking(new Database(join(scratchDir(), 'requests.sqlite')), { table: 'approval_requests', column: 'requests', id: 'server' })
       : memoryTextBacking();
   const states = (requests: Requests | undefined) => {
     const found = new Map<string, RecordState>();
@@ -187,7 +187,7 @@ export function snapshotHolder(server: Server) {
 export function serverOwnedWorld(theApp: App, features: Features, env: WorldEnv, said: Said): World {
   let book: ServerBook = newServerBook();
   let prompts = new Map<string, Prompt>();
-  const requests = openRequestStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: true, accessed: env.accessed }, () => book);
+  const requests = openRequestStore(env.store, () => env.scratchDir, { gate: env.gate, history: env.history, report: true, accessed: env.accessed }, () => book);
   const server: Server = { app: theApp, requests: () => requests, book: () => book, get prompts() { return prompts; } };
   const holder = { lib: theApp.lib, agent: () => theApp.agent, store: () => snapshotHolder(server) };
   return {

@@ -10,11 +10,11 @@ export const CONVERSATION = 'conversation-1';
 
 export type StateStore = GatedAppRecord<string>;
 
-export function openStateStore(kind: string, scratchDir: string, trace: AppRecordTrace): StateStore {
+export function openStateStore(kind: string, scratchDir: () => string, trace: AppRecordTrace): StateStore {
   if (kind !== 'memory' && kind !== 'sqlite') throw new Error(`unknown store '${kind}'; the OpenAI Agents adapter has memory, sqlite`);
   const open = () =>
     kind === 'sqlite'
-      ? sqliteTextBacking(new Database(join(scratchDir, 'states.sqlite')), { table: 'run_states', column: 'state', id: CONVERSATION })
+      ? sqliteTextBacking(new Database(join(scratchDir(), 'states.sqlite')), { table: 'run_states', column: 'state', id: CONVERSATION })
       : memoryTextBacking();
   const spec = { name: 'state', id: CONVERSATION, encode: (text: string) => text, decode: (text: string) => text, states: recordStates };
   return new GatedAppRecord(open, spec, trace);

@@ -38,7 +38,7 @@ export async function proposeInOne<T>(said: Said, requests: readonly ProposalReq
 export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, env: WorldEnv): World {
   const said: Said = { request: { alternatives: [] }, proposals: 0 };
 
-  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, env.scratchDir)) : undefined;
+  const guarded = wiring.guarded ? new WorldGuard(env, () => openGuardRecords(env.store, () => env.scratchDir)) : undefined;
   const guard = guarded && (() => guarded.app);
 
   const model = buildModel(
@@ -65,7 +65,7 @@ export function createWorld(lib: AgentsLib, features: Features, wiring: Wiring, 
     };
     return serverOwnedWorld({ lib, wiring, agent, store: noRecord, connections: env.connections }, features, env, said);
   }
-  const store = openStateStore(env.store, env.scratchDir, { gate: env.gate, history: env.history, report: !guarded, accessed: env.accessed });
+  const store = openStateStore(env.store, () => env.scratchDir, { gate: env.gate, history: env.history, report: !guarded, accessed: env.accessed });
   const theApp: app.App = {
     lib,
     wiring,

@@ -23,18 +23,18 @@ export const availableStores = (): string[] => STORES.filter((s) => s !== 'postg
 /** The runtime is versioned with its package (the same file is one level up from src/ and from dist/). */
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-async function openStore(store: string, scratchDir: string): Promise<ApprovalStore> {
+async function openStore(store: string, scratchDir: () => string): Promise<ApprovalStore> {
   if (store === 'memory') return new MemoryStore();
-  if (store === 'sqlite') return new SqliteStore(join(scratchDir, 'approvals.sqlite'));
-  if (store === 'postgres') return PostgresStore.open(postgresUrl(), scratchDir);
+  if (store === 'sqlite') return new SqliteStore(join(scratchDir(), 'approvals.sqlite'));
+  if (store === 'postgres') return PostgresStore.open(postgresUrl(), scratchDir());
   throw new Error(`unknown store '${store}'; the reference runtime has ${STORES.join(', ')}`);
 }
 
 /** The guard's records, in the same kind of store as the runtime's: gone with the process in memory, durable otherwise. */
-async function openGuardStore(store: string, scratchDir: string, runtimeStore: ApprovalStore): Promise<{ store: GuardStore; close(): void }> {
+async function openGuardStore(store: string, scratchDir: () => string, runtimeStore: ApprovalStore): Promise<{ store: GuardStore; close(): void }> {
   if (store === 'memory') return { store: new MemoryGuardStore(), close: () => {} };
   if (store === 'sqlite') {
-    const db = new Database(join(scratchDir, 'guard.sqlite'));
+    const db = new Database(join(scratchDir(), 'guard.sqlite'));
     // As the runtime's own store (sqlite-store.ts): no fsync in a world's scratch database.
     db.pragma('synchronous = OFF');
     return { store: new SqliteGuardStore(db), close: () => db.close() };
@@ -63,9 +63,9 @@ export const referenceAdapter: Adapter = {
     const isGuarded = GUARDED.has(env.wiring);
     // Every store call outside the runtime's gates is awaited through `external`: a server answers later.
     const io = <T>(work: T | Promise<T>) => env.external(Promise.resolve(work));
-    let store = await io(openStore(env.store, env.scratchDir));
+    let store = await io(openStore(env.store, () => env.scratchDir));
     // Guarded: the guard's store, and the client's copy of each card's fingerprint (the client outlives a restart).
-    let guard = isGuarded ? await io(openGuardStore(env.store, env.scratchDir, store)) : undefined;
+    let guard = isGuarded ? await io(openGuardStore(env.store, () => env.scratchDir, store)) : undefined;
     const cards = new Map<string, string>();
     // Each start is a new process, named for the guard's recovery (it redelivers what a process now gone left pending).
     let incarnation = 0;
@@ -91,8 +91,8 @@ export const referenceAdapter: Adapter = {
         // A new process: the memory store starts empty, the SQLite file is opened again.
         await io(store.close());
         guard?.close();
-        store = await io(openStore(env.store, env.scratchDir));
-        guard = isGuarded ? await io(openGuardStore(env.store, env.scratchDir, store)) : undefined;
+        store = await io(openStore(env.store, () => env.scratchDir));
+        guard = isGuarded ? await io(openGuardStore(env.store, () => env.scratchDir, store)) : undefined;
         runtime = start();
       },
       tamper: async (approvalId, action) => io(store.setAction(approvalId, action)),

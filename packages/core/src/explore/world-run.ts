@@ -1,6 +1,6 @@
 // One schedule of one scenario on one adapter: a fresh world, the fakes, the scenario's program, and the world
 // closed again whatever happened.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Adapter, World } from '../adapter.js';
@@ -37,7 +37,9 @@ export interface WorldRunOptions {
 
 export async function runWorld(subject: Subject, selector: Selector, options: WorldRunOptions = {}): Promise<ScheduleRun> {
   const { adapter, wiring, store, scenario } = subject;
-  const scratchDir = await mkdtemp(join(tmpdir(), 'approval-conformance-'));
+  // The world's own folder, made the first time its adapter asks for it: a world on memory never does.
+  let scratchDir: string | undefined;
+  const scratch = () => (scratchDir ??= mkdtempSync(join(tmpdir(), 'approval-conformance-')));
   let world: World | undefined;
   let fakes: Fakes | undefined;
   let history: Recorder | undefined;
@@ -79,7 +81,9 @@ export async function runWorld(subject: Subject, selector: Selector, options: Wo
           scenario: scenario.id,
           gate,
           history,
-          scratchDir,
+          get scratchDir() {
+            return scratch();
+          },
           external: ctl.external,
           accessed: ctl.accessed,
           declare: ctl.declare,
@@ -99,6 +103,6 @@ export async function runWorld(subject: Subject, selector: Selector, options: Wo
   } finally {
     // Turns that were stopped or timed out still hold promises; they are dropped, never awaited.
     await world?.close();
-    await rm(scratchDir, { recursive: true, force: true });
+    if (scratchDir !== undefined) rmSync(scratchDir, { recursive: true, force: true });
   }
 }
