@@ -54,8 +54,8 @@ describe('the approval-conformance process', () => {
 
   it('on Ctrl-C keeps what finished, says how many units and the command that resumes, and --resume says what it keeps', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'ac-cli-')), 'run.json');
-    // Every scenario on both stores: enough units that the run is still going when the first are saved.
-    const args = ['run', '--framework', 'reference', '--store', 'memory,sqlite', '--jobs', '1', '--json', file];
+    // Three scenarios on both stores: enough units (78) that the run is still going when the first are saved.
+    const args = ['run', '--framework', 'reference', '--store', 'memory,sqlite', '--scenario', 'double-resume,tamper,crash-restart', '--jobs', '1', '--json', file];
     const env = { ...process.env, npm_lifecycle_event: '', npm_lifecycle_script: '' };
     const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@approval-conformance/source', 'src/cli.ts', ...args], {
       cwd: packageDir,
@@ -74,7 +74,7 @@ describe('the approval-conformance process', () => {
     child.kill('SIGINT');
     const [code] = await closed;
     expect(code).toBe(130);
-    expect(err).toMatch(/\nInterrupted\. \d+ finished units? (is|are) saved in .*run\.json; the units that were running will run again, from their last checkpoints\. Resume with:\n  approval-conformance run --framework reference --store memory,sqlite --jobs 1 --json \S+run\.json --resume\n$/);
+    expect(err).toMatch(/\nInterrupted\. \d+ finished units? (is|are) saved in .*run\.json; the units that were running will run again, from their last checkpoints\. Resume with:\n  approval-conformance run --framework reference --store memory,sqlite --scenario double-resume,tamper,crash-restart --jobs 1 --json \S+run\.json --resume\n$/);
     const saved = JSON.parse(await readFile(file, 'utf8')) as { cells: { verdict: string }[] };
     expect(saved.cells.filter((c) => c.verdict === 'error')).toEqual([]);
 

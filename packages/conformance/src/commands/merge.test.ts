@@ -7,6 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../run-io.fixtures.js';
 import type { ResultsFile } from '../results.js';
 
+/**
+ * The reference row on three scenarios and the two stores of every machine (not PostgreSQL where a server is set):
+ * 78 units, enough for three shards, a quarter of the row's work, and run four times here.
+ */
+const ROW = ['--framework', 'reference', '--scenario', 'double-resume,tamper,crash-restart', '--store', 'memory,sqlite'];
 let dir: string;
 const file = (name: string) => join(dir, name);
 const read = async (name: string) => JSON.parse(await readFile(file(name), 'utf8')) as ResultsFile;
@@ -17,8 +22,8 @@ const outcomes = (r: ResultsFile) => r.cells.map((c) => [c.id, c.verdict, c.exha
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ac-shards-'));
   const runs = await Promise.all([
-    cli('run', '--framework', 'reference', '--json', file('single.json'), '--quiet'),
-    ...[1, 2, 3].map((i) => cli('run', '--framework', 'reference', '--shard', `${i}/3`, '--json', file(`shard-${i}.json`), '--quiet')),
+    cli('run', ...ROW, '--json', file('single.json'), '--quiet'),
+    ...[1, 2, 3].map((i) => cli('run', ...ROW, '--shard', `${i}/3`, '--json', file(`shard-${i}.json`), '--quiet')),
   ]);
   for (const run of runs) expect(run.code, run.err).toBe(0);
 });
@@ -78,11 +83,11 @@ describe('run --shard and merge', () => {
   });
 
   it('needs somewhere to write a shard, and resumes a shard only as the same shard', async () => {
-    expect(await cli('run', '--framework', 'reference', '--shard', '1/3')).toMatchObject({ code: 2, err: expect.stringMatching(/--shard 1\/3 needs somewhere to write its results/) });
-    expect(await cli('run', '--framework', 'reference', '--shard', '3/2', '--json', file('x.json'))).toMatchObject({ code: 2, err: expect.stringMatching(/--shard takes I\/N/) });
-    const resumed = await cli('run', '--framework', 'reference', '--shard', '2/3', '--json', file('shard-1.json'), '--resume', '--quiet');
+    expect(await cli('run', ...ROW, '--shard', '1/3')).toMatchObject({ code: 2, err: expect.stringMatching(/--shard 1\/3 needs somewhere to write its results/) });
+    expect(await cli('run', ...ROW, '--shard', '3/2', '--json', file('x.json'))).toMatchObject({ code: 2, err: expect.stringMatching(/--shard takes I\/N/) });
+    const resumed = await cli('run', ...ROW, '--shard', '2/3', '--json', file('shard-1.json'), '--resume', '--quiet');
     expect(resumed).toMatchObject({ code: 2, err: expect.stringMatching(/is shard 1\/3; resume it with --shard 1\/3, not 2\/3/) });
-    const whole = await cli('run', '--framework', 'reference', '--json', file('shard-1.json'), '--resume', '--quiet');
+    const whole = await cli('run', ...ROW, '--json', file('shard-1.json'), '--resume', '--quiet');
     expect(whole).toMatchObject({ code: 2, err: expect.stringMatching(/is shard 1\/3 of another plan; this run is the whole run/) });
   });
 });

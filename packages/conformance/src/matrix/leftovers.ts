@@ -54,7 +54,7 @@ export function workerTmp(): { readonly env: Record<string, string>; readonly re
   live.add(dir);
   const remove = () => {
     live.delete(dir);
-    rmSync(dir, { recursive: true, force: true });
+    removeQuietly(dir);
   };
   return { env: { TMPDIR: dir, TMP: dir, TEMP: dir }, remove };
 }
@@ -64,6 +64,20 @@ const live = new Set<string>();
 let hooked = false;
 
 function removeLive(): void {
-  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+  for (const dir of live) removeQuietly(dir);
   live.clear();
+}
+
+/**
+ * A worker may still be writing in its folder as the runner removes it: the runner leaves at Ctrl-C before its workers
+ * see it gone (each exits between two worlds or inside one), and a process a killed worker started may outlive it. A
+ * world's scratch folder made during the removal leaves the folder not empty: try again a few times, then leave it in
+ * the system's temporary folder rather than end the run on a stack trace.
+ */
+function removeQuietly(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+  } catch {
+    // Left behind in tmp.
+  }
 }
