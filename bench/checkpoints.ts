@@ -51,7 +51,11 @@ function files(path: string): string[] {
   );
 }
 
-/** At one point of the stack: branches finished, and all it has so far (finished, running, still to run). */
+/**
+ * At one point of the stack: branches finished, and all it has so far (finished, running, still to run). Still to run
+ * is the explorer's own rule when it backtracks (packages/core/src/scheduler/exhaustive.ts): an option not done, not
+ * asleep, of a turn in the backtrack set.
+ */
 function branches(node: SavedNode): { finished: number; total: number } {
   const done = new Set(node.done.map((o) => o.key));
   const asleep = new Set(node.sleep.map((o) => o.key));
