@@ -48,7 +48,10 @@ export class GatedGuardStore implements GuardStore {
   }
 
   async replace(next: ApprovalRecord, expected: number): Promise<boolean> {
-    await this.#gate(this.#turn, `guard.replace(${next.id}, v${expected} -> ${next.state})`, { access: access(next.id, 'write') });
+    // A compare-and-set: one that loses writes nothing and records a read, and commutes as a read (`conditional`).
+    await this.#gate(this.#turn, `guard.replace(${next.id}, v${expected} -> ${next.state})`, {
+      access: access(next.id, 'write').map((a) => ({ ...a, conditional: true })),
+    });
     // What it replaces, read in the same release (no other turn runs in between), for the history's `from`.
     const before = await this.#io(this.#store.get(next.id));
     const replaced = await this.#io(this.#store.replace(next, expected));

@@ -7,6 +7,7 @@ const TRANSFER = { operation: 'transfer', targets: ['acct-1'], params: {} };
 
 const events: Record<string, (turn: string, approvalId: string) => HistoryEvent> = {
   'record-write': (actor, approvalId) => ({ kind: 'record-write', actor, approvalId, version: 1, from: 'unspent', state: 'spent' }),
+  'record-read': (actor, approvalId) => ({ kind: 'record-read', actor, approvalId, version: 2, state: 'spent' }),
   effect: (actor, approvalId) => ({
     kind: 'effect', actor, approvalId, dispatch: `${actor}/${approvalId}`, action: TRANSFER, world: 'w1', applied: true, requiresApproval: true,
   }),
@@ -97,5 +98,18 @@ describe('independent', () => {
     expect(independent(release('t1', write('app:cp1')), release('t2', write('app:cp2')))).toBe(true);
     expect(independent(release('t1', write('app:cp1')), release('t2', write('app:cp1')))).toBe(false);
     expect(independent(release('t1', read('app:checkpoints')), release('t2', write('app:cp2')))).toBe(false);
+  });
+
+  it('takes a compare-and-set that lost (it recorded a read, no write) as the read it was, and one that won as a write', () => {
+    const cas: Access[] = [{ key: 'guard:a1', mode: 'write', conditional: true }];
+    const lost = (turn: string) => release(turn, cas, [['record-read', 'a1']]);
+    const won = release('t3', cas, [['record-write', 'a1']]);
+    // Two spends that lost to a third commute with each other and with reads; not with the write they lost to.
+    expect(independent(lost('t1'), lost('t2'))).toBe(true);
+    expect(independent(lost('t1'), release('t2', read('guard:a1')))).toBe(true);
+    expect(independent(lost('t1'), won)).toBe(false);
+    expect(independent(won, release('t2', read('guard:a1')))).toBe(false);
+    // Without the mark, a write is a write, whatever it recorded.
+    expect(independent(release('t1', write('guard:a1'), [['record-read', 'a1']]), lost('t2'))).toBe(false);
   });
 });

@@ -30,7 +30,7 @@
 // as the record does; the framework's own store is then application state (`app:checkpoints`), which records nothing
 // the properties look at: it commutes with every other kind, and its writes to different parts with each other.
 import type { HistoryEvent } from '../history/events.js';
-import type { Access, Released } from './gate.js';
+import { accessesMade, type Access, type Released } from './gate.js';
 
 /** What the properties being checked look at, beyond what every property may. */
 export interface Scope {
@@ -130,6 +130,12 @@ export function independent(a: Released, b: Released, scope: Scope = EVERY_PROPE
   return xs.every((x) => ys.every((y) => commute(x, a, y, b, scope)));
 }
 
-/** What a release touched: what its gate declared, and what its code was seen to touch besides. */
-const accessesOf = ({ gate, touched }: Released): readonly Access[] | undefined =>
-  gate.access === undefined || !touched?.length ? gate.access : [...gate.access, ...touched];
+/**
+ * What a release touched: what its gate declared (a compare-and-set that lost, only a read: `accessesMade`), and what
+ * its code was seen to touch besides.
+ */
+const accessesOf = ({ gate, touched, produced }: Released): readonly Access[] | undefined => {
+  if (gate.access === undefined) return undefined;
+  const made = accessesMade(gate.access, produced);
+  return touched?.length ? [...made, ...touched] : made;
+};

@@ -75,6 +75,17 @@ describe('judgeStep: a release checked against its declaration', () => {
     expect(woken.foreign).toBe("t2's code touched record:a1");
   });
 
+  it('holds a compare-and-set that recorded no write to the read it is taken for', () => {
+    const cas = gate([{ key: 'guard:a1', mode: 'write', conditional: true }]);
+    const read: HistoryEvent = { kind: 'record-read', actor: 't1', approvalId: 'a1', version: 2, state: 'spent' };
+    expect(judgeStep(work({ gate: cas, events: [{ what: write, context: 't1' }], changed: ['guard:a1'] })).undeclared).toEqual([]);
+    expect(judgeStep(work({ gate: cas, events: [{ what: read, context: 't1' }] })).undeclared).toEqual([]);
+    // It lost, yet the record changed: hidden schedules, so the cell is an error.
+    expect(judgeStep(work({ gate: cas, events: [{ what: read, context: 't1' }], changed: ['guard:a1'] })).undeclared).toEqual([
+      't1:2 tool.call(transfer) changed guard:a1, but its gate declares guard:a1 read (a compare-and-set that recorded no write: a read)',
+    ]);
+  });
+
   it('judges neither a gate that declares nothing (dependent with everything) nor a crash', () => {
     expect(judgeStep(work({ gate: gate(undefined), events: [{ what: write, context: 't1' }] })).undeclared).toEqual([]);
     expect(judgeStep(work({ release: { gate: 't1:2', choice: 0, crash: true }, events: [{ what: write, context: SCENARIO_CODE }] }))).toEqual({

@@ -11,7 +11,7 @@
 import type { HistoryEvent } from '../history/events.js';
 import { codeOf } from './attribution.js';
 import { CLOCK } from './clock.js';
-import type { Access, PendingGate, Release } from './gate.js';
+import { accessesMade, type Access, type PendingGate, type Release } from './gate.js';
 
 /** Something the code did, and whose code did it. */
 export interface Seen<T> {
@@ -85,14 +85,16 @@ export function judgeStep(work: StepWork): StepJudgement {
   if (call) return { touched, foreign: `${codeOf(call.context)} touched ${call.what.access.key}`, undeclared: [] };
   const declaration = work.declared.find(other);
   if (declaration) return { touched, foreign: `${codeOf(declaration.context)} touched ${declaration.what.key}`, undeclared: [] };
-  const gateAccess = work.gate.access;
   // A gate that declares nothing is dependent with everything: nothing it does can be hidden.
-  if (gateAccess === undefined) return { touched, undeclared: [] };
+  if (work.gate.access === undefined) return { touched, undeclared: [] };
+  // A compare-and-set that lost is held to a read: the explorer commutes it as one.
+  const gateAccess = accessesMade(work.gate.access, work.events.map((e) => e.what));
   // A change seen in place excuses only itself: calls and events are held to what was declared.
   const declared = [...gateAccess, ...touched.filter((a) => !inPlace.includes(a))];
   const undeclared: string[] = [];
   const where = `${work.gate.id} ${work.gate.label}`;
-  const but = `, but its gate declares ${describe(gateAccess)}`;
+  const lost = gateAccess !== work.gate.access ? ' (a compare-and-set that recorded no write: a read)' : '';
+  const but = `, but its gate declares ${describe(gateAccess)}${lost}`;
   for (const { what: event } of work.events) {
     const need = NEEDS[event.kind];
     if (need && !declared.some((d) => need.kinds.includes(kindOf(d.key)) && (d.mode === 'write' || !need.write))) {

@@ -30,6 +30,22 @@ export interface Access {
    * write of another (Mastra keeps each run in rows of its own). Leave it out where a read may see other parts.
    */
   readonly exact?: boolean;
+  /**
+   * A compare-and-set's write (the guard's `replace`): it writes only when it wins, and then records a `record-write`;
+   * one that lost wrote nothing and recorded a read. A release that recorded no `record-write` only read this key,
+   * and commutes as a read (`accessesMade`): two spends that both lost to a third are two reads. Declare it only where
+   * every write the code makes is recorded; the check of declarations holds a release that lost to a read.
+   */
+  readonly conditional?: boolean;
+}
+
+/**
+ * What a release's code did of what its gate declared: a conditional write (`Access.conditional`) whose release
+ * recorded no `record-write` lost, and was a read.
+ */
+export function accessesMade(declared: readonly Access[], produced: readonly HistoryEvent[]): readonly Access[] {
+  if (!declared.some((a) => a.conditional === true) || produced.some((e) => e.kind === 'record-write')) return declared;
+  return declared.map(({ conditional, ...a }) => (conditional === true ? { ...a, mode: 'read' } : a));
 }
 
 export interface GateOptions {
