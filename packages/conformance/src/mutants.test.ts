@@ -1,9 +1,10 @@
 // Mutants the suite must kill. Each makes one small change that a wrong adapter, guard or runtime could have: a gate
-// that declares less than its code touches (an access dropped, or a write declared as a read or as something else),
-// the guard's compare-and-set removed, the reference runtime's fresh read skipped. Each must be caught: by the check
-// of declarations (the cell reads `error`, naming the release), or by a verdict or shortest length that differs from
-// what the unmutated subject gives (what `audit` compares: the unreduced explorer ignores declarations). A mutant
-// nothing catches is a hole in the suite's trust, and fails here.
+// that declares less than its code touches (an access dropped, or a write declared as a read, as something else, or as
+// a compare-and-set's where nothing records whether it wrote), the guard's compare-and-set removed, the reference
+// runtime's fresh read skipped. Each must be caught: by the check of declarations (the cell reads `error`, naming the
+// release), or by a verdict or shortest length that differs from what the unmutated subject gives (what `audit`
+// compares: the unreduced explorer ignores declarations). A mutant nothing catches is a hole in the suite's trust,
+// and fails here.
 import { afterEach, describe, expect, it } from 'vitest';
 import { exploreCell, GatedAppRecord, SCENARIOS, type Access, type Adapter, type GateOptions, type ScenarioId } from '@approval-conformance/core';
 import { MemoryGuardStore } from '@approval-conformance/guard';
@@ -25,6 +26,8 @@ interface GateMutation {
 const dropped = (label: RegExp): GateMutation => ({ label, access: () => [] });
 const asRead = (label: RegExp): GateMutation => ({ label, access: (d) => d.map((a) => ({ ...a, mode: 'read' as const })) });
 const asCard = (label: RegExp): GateMutation => ({ label, access: () => [{ key: 'card', mode: 'write' }] });
+/** A write declared a compare-and-set's (`conditional`): taken for a read wherever the release recorded no write. */
+const asConditional = (label: RegExp): GateMutation => ({ label, access: (d) => d.map((a) => ({ ...a, conditional: true })) });
 
 /** The adapter, its worlds' gates changed by `mutation` (and, where asked, their declarations where they happen dropped). */
 function mutated(adapter: Adapter, mutation: GateMutation | undefined, noDeclare = false): Adapter {
@@ -107,6 +110,8 @@ const MUTANTS: readonly Mutant[] = [
   // In tamper both spends are refused (no compare-and-set in a turn): crash-restart's first schedule spends.
   { name: "cloudflare-agents: the guard record's compare-and-set declared as a read", adapter: cloudflare, wiring: 'guarded-ai-chat-approval', store: 'durable-object', scenario: 'crash-restart', mutation: asRead(/^guard\.replace/), killedBy: 'declarations' },
   { name: "guard: the guard record's compare-and-set declared as a read", adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: asRead(/^guard\.replace/), killedBy: 'declarations' },
+  // The runtime's store beside the guard records nothing: a write there declared conditional would commute as a read.
+  { name: 'guard: an unrecorded write declared conditional (a compare-and-set that lost)', adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: asConditional(/^store\.write/), killedBy: 'declarations' },
   { name: "guard: the guard record's read declares nothing", adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: dropped(/^guard\.get/), killedBy: 'declarations' },
 ];
 
