@@ -38,6 +38,7 @@ export async function countSchedules(program: Program, reduce: boolean) {
 export type RandomStep =
   | { readonly kind: 'read'; readonly approval: string }
   | { readonly kind: 'write'; readonly approval: string }
+  | { readonly kind: 'cas'; readonly approval: string }
   | { readonly kind: 'effect'; readonly approval: string }
   | { readonly kind: 'propose'; readonly approval: string; readonly choices: number }
   | { readonly kind: 'card' | 'tell'; readonly approval: string }
@@ -53,8 +54,8 @@ export interface RandomShape {
 
 /**
  * A program of turns that share a small record and a world, each gate declaring what the code after it does, as an
- * adapter would. A read that finds the approval written skips the turn's next step, so the order of releases changes
- * what the turns go on to do, not just the order of what they record.
+ * adapter would. A read that finds the approval written skips the turn's next step, as a compare-and-set that loses
+ * does, so the order of releases changes what the turns go on to do, not just the order of what they record.
  */
 export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], shape: RandomShape = {}): Program {
   return async (ctl) => {
@@ -92,6 +93,17 @@ export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], sha
             record.set(step.approval, turn);
             writes.set(step.approval, written(step.approval) + 1);
             ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: written(step.approval), from, state: 'spent' });
+          } else if (step.kind === 'cas') {
+            // A spend by compare-and-set, as the guard's: it writes only if nobody has, and one that lost only read.
+            await ctl.gate(turn, `cas(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'write', conditional: true }] });
+            if (record.has(step.approval)) {
+              ctl.history.emit({ kind: 'record-read', actor: turn, approvalId: step.approval, version: written(step.approval), state: 'spent' });
+              i++;
+            } else {
+              record.set(step.approval, turn);
+              writes.set(step.approval, 1);
+              ctl.history.emit({ kind: 'record-write', actor: turn, approvalId: step.approval, version: 1, from: 'unspent', state: 'spent', conditional: true });
+            }
           } else if (step.kind === 'effect') {
             await ctl.gate(turn, 'tool.call', { access: [{ key: 'world', mode: 'write' }] });
             effects++;
@@ -139,6 +151,7 @@ const approval = fc.constantFrom('a1', 'a2');
 const randomStep: fc.Arbitrary<RandomStep> = fc.oneof(
   fc.record({ kind: fc.constant('read' as const), approval }),
   fc.record({ kind: fc.constant('write' as const), approval }),
+  fc.record({ kind: fc.constant('cas' as const), approval }),
   fc.record({ kind: fc.constant('effect' as const), approval }),
   fc.record({ kind: fc.constant('propose' as const), approval, choices: fc.integer({ min: 1, max: 2 }) }),
   fc.record({ kind: fc.constantFrom('card' as const, 'tell' as const), approval }),
