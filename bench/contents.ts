@@ -3,7 +3,7 @@
 // declarations (events, reported calls) and the attribution of work cost next to nothing and are always on. Mastra's
 // in-memory worlds are read whatever the setting (their store changes in place), so they are left out.
 //
-//   pnpm bench:contents                  reference, ai@7.0.173, openai-agents@0.20.0, langgraph@1.7.3 (about 4 min)
+//   pnpm bench:contents                  reference, ai@7.0.185, openai-agents@0.20.0, langgraph@1.7.3 (about 4 min)
 //   pnpm bench:contents langgraph        one subject
 import { exploreCell, SCENARIOS, type Adapter } from '@approval-conformance/core';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The published packages, as a user gets them: build, `pnpm pack` every publishable package, check what each tarball
 # holds, `npm install` the tarballs together into an empty folder, and run the CLI and the README's API example
-# there. The framework versions install on demand into a fresh cache, so `ai@7.0.173` (pinned only in the workspace)
+# there. The framework versions install on demand into a fresh cache, so `ai@7.0.185` (pinned only in the workspace)
 # is installed from the registry, as it is for a user, and its verdicts must equal the committed reports'.
 #
 #   bash scripts/pack-smoke.sh            # about 2 minutes on 2 cores, 70-110 s of it building better-sqlite3
@@ -165,12 +165,12 @@ grep -q '^reference@0\.0\.0: 39 cells: 21 pass, 18 fail\.$' <<<"$out" || die "th
 same_as_reports reference.json || die "the reference run's verdicts differ from reports/results.json (above)"
 took
 
-step "npx approval-conformance run --framework ai@7.0.173 --scenario tamper --store memory --quiet (installs ai@7.0.173 on demand)"
-out=$(cli run --framework ai@7.0.173 --scenario tamper --store memory --quiet --fail-on error --json ai.json) ||
-  die "the ai@7.0.173 run failed: $out"
-[ -f "$APPROVAL_CONFORMANCE_CACHE/ai@7.0.173/ready.json" ] || die "ai@7.0.173 was not installed on demand into the cache"
-grep -q '^ai@7\.0\.173: [0-9]* cells: ' <<<"$out" || die "the ai@7.0.173 run printed an unexpected summary: $out"
-same_as_reports ai.json || die "ai@7.0.173 installed on demand gives other verdicts than its pin did (above)"
+step "npx approval-conformance run --framework ai@7.0.185 --scenario tamper --store memory --quiet (installs ai@7.0.185 on demand)"
+out=$(cli run --framework ai@7.0.185 --scenario tamper --store memory --quiet --fail-on error --json ai.json) ||
+  die "the ai@7.0.185 run failed: $out"
+[ -f "$APPROVAL_CONFORMANCE_CACHE/ai@7.0.185/ready.json" ] || die "ai@7.0.185 was not installed on demand into the cache"
+grep -q '^ai@7\.0\.185: [0-9]* cells: ' <<<"$out" || die "the ai@7.0.185 run printed an unexpected summary: $out"
+same_as_reports ai.json || die "ai@7.0.185 installed on demand gives other verdicts than its pin did (above)"
 took
 
 step "the README's programmatic API example, with node"

@@ -18,7 +18,7 @@ type Reduction = 'commute' | 'source-sets' | 'bound' | 'symmetry';
 /** `run`'s options: each is the `run` flag of the same name (see `approval-conformance run --help`), in camelCase. */
 export interface RunOptions {
   /**
-   * Framework specs: `reference`, `ai@7.0.173`, `langgraph@^1.2`, `ai@file:PATH`. Default: every framework over its
+   * Framework specs: `reference`, `ai@7.0.185`, `langgraph@^1.2`, `ai@file:PATH`. Default: every framework over its
    * default versions (the published matrix); unlike the CLI, no reports are written unless `out` is given.
    */
   readonly framework?: OneOrMore;

@@ -241,7 +241,7 @@ const AI: Framework = {
   name: 'ai',
   adapter: '@approval-conformance/adapter-ai-sdk',
   npm: 'ai',
-  pinned: ['7.0.173', '6.0.326', '5.0.277'],
+  pinned: ['7.0.185', '6.0.326', '5.0.277'],
   oldest: '5.0.0',
   // The last 5.x, and for every later major its first release and its last.
   defaults(releases) {
@@ -429,7 +429,7 @@ const CLOUDFLARE_AGENTS: Framework = {
   npm: '@cloudflare/ai-chat',
   // A version is @cloudflare/ai-chat's; its agents and ai are the newest its peers admit under strict peers (the
   // adapter's choosePartners), and the results' packages name all three. The workspace pins 0.12.2 with agents 0.32.0
-  // and ai 7.0.173 (0.12.2 wants agents >=0.25 <1, and the registry jumps from 0.24.0 to 0.32.0).
+  // and ai 7.0.185 (0.12.2 wants agents >=0.25 <1, and the registry jumps from 0.24.0 to 0.32.0).
   pinned: ['0.12.2'],
   // The first with tool approvals from the chat's socket (cf_agent_tool_approval).
   oldest: '0.0.6',

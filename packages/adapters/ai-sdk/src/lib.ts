@@ -49,4 +49,4 @@ export async function pinnedLibIfPresent(line: PinnedLine): Promise<AiLib | unde
 }
 
 /** The pinned versions, newest first: in the workspace, `ai@VERSION` loads one of these without installing anything. */
-export const PINNED_VERSIONS: Readonly<Record<string, PinnedLine>> = { '7.0.173': 7, '6.0.326': 6, '5.0.277': 5 };
+export const PINNED_VERSIONS: Readonly<Record<string, PinnedLine>> = { '7.0.185': 7, '6.0.326': 6, '5.0.277': 5 };

@@ -143,7 +143,7 @@ describe('approval-conformance run', () => {
     [['run', '--framework', '@openai/agents'], /@openai\/agents's adapter is named openai-agents/],
     [['run', '--framework', '@mastra/core'], /@mastra\/core's adapter is named mastra/],
     [['run', '--framework', 'langgraph@abc'], /'abc' is not a version or a range; give one like 1.7.3, 1 or \^1.7.0\. Pinned in the workspace: 1.7.3, 0.2.74/],
-    [['run', '--framework', 'ai@x.y'], /'x.y' is not a version or a range; give one like 7.0.173, 7 or \^7.0.0\. Pinned in the workspace: 7.0.173, 6.0.326, 5.0.277/],
+    [['run', '--framework', 'ai@x.y'], /'x.y' is not a version or a range; give one like 7.0.185, 7 or \^7.0.0\. Pinned in the workspace: 7.0.185, 6.0.326, 5.0.277/],
     [['run', '--framework', 'reference@9'], /reference is only available at version/],
     [['run', '--framework', 'ai@file:/nonexistent'], /no package.json in \/nonexistent; point file: at the built ai package's folder/],
     [['run', '--framework', 'reference', '--wiring', 'cas'], /unknown wiring 'cas'; choose from/],

@@ -19,7 +19,7 @@ const run = promisify(execFile);
 
 /** The pinned versions the adapters' tests install, with their node_modules. */
 const PINS = [
-  { framework: 'ai', version: '7.0.173', modules: 'packages/adapters/ai-sdk/pins/v7/node_modules' },
+  { framework: 'ai', version: '7.0.185', modules: 'packages/adapters/ai-sdk/pins/v7/node_modules' },
   { framework: 'openai-agents', version: '0.20.0', modules: 'packages/adapters/openai-agents/pins/v0_20/node_modules' },
   { framework: 'langgraph', version: '1.7.3', modules: 'packages/adapters/langgraph/pins/v1/node_modules' },
   { framework: 'langgraph', version: '0.2.74', modules: 'packages/adapters/langgraph/pins/v0/node_modules' },
