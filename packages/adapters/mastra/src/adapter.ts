@@ -7,9 +7,12 @@ import type { MastraLib } from './lib.js';
 import { processes, STORES, storeKind } from './stores.js';
 import { WIRINGS } from './wirings.js';
 import { createWorld } from './world.js';
+import { weakenZodRegistry } from './zod-registry.js';
 
 export async function mastraAdapter(lib: MastraLib): Promise<Adapter> {
   const features = await detectFeatures(lib);
+  // A long cell runs tens of thousands of worlds in one process: see zod-registry.ts.
+  await weakenZodRegistry(lib.dir);
   return {
     framework: 'mastra',
     // Mastra imports modules lazily (import('p-map') on every model call); under module-loader hooks that run off
