@@ -11,6 +11,7 @@ import { cellId, type ResultCell } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { checkpointFile } from './checkpoints.js';
 import { dropLeftoverSchemas, newWorkerTag, workerTmp } from './leftovers.js';
+import { lostReason, STDERR_KEPT } from './lost.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
 export interface Target {
@@ -94,14 +95,6 @@ export function loadFailedCells(target: Target, filters: WorkerTask['filters'], 
   });
 }
 
-const tail = (text: string) => text.trim().split('\n').slice(-3).join(' | ').slice(0, 400);
-
-/** Why a worker ended without finishing: how it exited, and the last lines it wrote to stderr. */
-const lostReason = (code: number | null, signal: NodeJS.Signals | null, stderr: string) => {
-  const said = tail(stderr);
-  return `the worker process ${signal ? `was killed (${signal})` : `exited with code ${code}`}${said ? `: ${said}` : ''}`;
-};
-
 /** What a worker is sent: the target, the run's filters and options, the units to leave out. */
 const taskFor = (target: Target, pool: Omit<PoolOptions, 'done'>, skip: readonly string[], planOnly = false): WorkerTask => ({
   framework: target.framework,
@@ -145,7 +138,7 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
         env: { ...process.env, ...tmp.env, [WORKER_TAG_ENV]: tag },
       });
       let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+      child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
       let current: Unit | undefined;
       let units: readonly Unit[] = [];
       let timer: NodeJS.Timeout | undefined;
@@ -303,7 +296,7 @@ function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Pl
     const tmp = workerTmp();
     const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...tmp.env } });
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
     let planned: Planned | undefined;
     const loadMs = loadLimitMs(pool.timeoutMs);
     const timer =

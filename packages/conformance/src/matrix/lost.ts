@@ -1,0 +1,24 @@
+// Why a worker ended without finishing, in words: how it exited, and what it last wrote to stderr.
+
+/** How much of a worker's stderr the runner keeps: V8's out-of-memory message sits above a native stack trace. */
+export const STDERR_KEPT = 16_000;
+
+const tail = (text: string) => text.trim().split('\n').slice(-3).join(' | ').slice(0, 400);
+
+/**
+ * V8's last words when a process reaches its heap limit. What follows them is a native stack trace, whose last lines
+ * say nothing of the cause.
+ */
+const OUT_OF_MEMORY = /Reached heap limit|JavaScript heap out of memory/;
+
+export function lostReason(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
+  const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+  if (OUT_OF_MEMORY.test(stderr)) {
+    return (
+      `the worker process ran out of memory (V8's heap limit) and ${how}: run the unit again with more, ` +
+      `NODE_OPTIONS=--max-old-space-size=8192 (in MB) in the runner's environment, which its workers inherit`
+    );
+  }
+  const said = tail(stderr);
+  return `the worker process ${how}${said ? `: ${said}` : ''}`;
+}
