@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
-import { checkpointsFolder, removeEmptyFolders, removeFinished, timedOutWithCheckpoint } from '../matrix/checkpoints.js';
+import { checkpointsFolder, removeEmptyFolders, removeFinished, unfinishedWithCheckpoint } from '../matrix/checkpoints.js';
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
@@ -75,8 +75,9 @@ Options:
                      issues (default: DIR/metadata of --out, when it exists)
   --resume           continue the run in --json FILE or DIR/results.json:
                      finished cells are kept, not run again, and a unit
-                     that was stopped (or timed out) goes on from its last
-                     checkpoint (saved about once a minute). With the
+                     that was stopped (or timed out, or whose worker ran
+                     out of memory) goes on from its last checkpoint (saved
+                     about once a minute). With the
                      --framework it was run with, or some of its versions;
                      another version is refused unless --extend is given
   --reuse RESULTS    copy each unit whose key matches one in RESULTS instead of
@@ -393,18 +394,27 @@ export const runCommand: Command = {
       );
     }
     // Long units save checkpoints beside the results. A new run starts from nothing; a resumed one goes on from them,
-    // and runs again a unit that timed out and left one (with a longer --timeout, it may now finish).
+    // and runs again a unit that timed out or ran out of memory and left one (with a longer --timeout, or more memory,
+    // it may now finish).
     const checkpoints = jsonFile && (options.mode ?? 'exhaustive') === 'exhaustive' ? checkpointsFolder(jsonFile) : undefined;
     if (checkpoints && !values.resume) rmSync(checkpoints, { recursive: true, force: true });
     if (checkpoints && values.resume) {
       const again: string[] = [];
+      const whys = new Set<string>();
       for (const target of todo) {
         const key = `${target.framework}@${target.version}`;
-        const units = timedOutWithCheckpoint(checkpoints, target, journal.cells());
-        done = new Map(done).set(key, new Set([...(done.get(key) ?? [])].filter((unit) => !units.includes(unit))));
-        again.push(...units.map((unit) => `${key} ${unit.replace(/\//g, ' ')}`));
+        const units = unfinishedWithCheckpoint(checkpoints, target, journal.cells());
+        const names = new Set(units.map(([unit]) => unit));
+        done = new Map(done).set(key, new Set([...(done.get(key) ?? [])].filter((unit) => !names.has(unit))));
+        for (const [unit, why] of units) {
+          again.push(`${key} ${unit.replace(/\//g, ' ')}`);
+          whys.add(why);
+        }
       }
-      if (again.length > 0) log(`Going on from their checkpoints: ${again.length} unit${again.length === 1 ? '' : 's'} that timed out (${again.join(', ')}).`);
+      if (again.length > 0) {
+        const that = `${again.length} unit${again.length === 1 ? '' : 's'} that ${[...whys].sort().reverse().join(' or ')}`;
+        log(`Going on from their checkpoints: ${that} (${again.join(', ')}).`);
+      }
     }
     await journal.flush();
     if (!quiet) {

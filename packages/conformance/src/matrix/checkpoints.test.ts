@@ -10,6 +10,7 @@ import { referenceAdapter } from '@approval-conformance/adapter-reference';
 import type { ResultCell } from '../results.js';
 import { cli } from '../run-io.fixtures.js';
 import { checkpointFile, checkpointsFolder, readCheckpoint, writeCheckpoint } from './checkpoints.js';
+import { lostReason } from './lost.js';
 
 const UNIT = 'after-fresh-serial/memory/double-resume';
 const run = (json: string, ...more: string[]) =>
@@ -25,18 +26,21 @@ async function checkpointsOfUnit(): Promise<CellCheckpoint[]> {
   return states;
 }
 
-/** The results of `whole` as a run whose unit timed out would have left them. */
-async function timedOut(whole: string, to: string) {
+/** The results of `whole` as a run whose unit stopped part-way would have left them: timed out, or its worker lost. */
+async function stoppedAs(whole: string, to: string, verdict: 'timeout' | 'error', reason: string) {
   const results = JSON.parse(await readFile(whole, 'utf8')) as { cells: Record<string, unknown>[] };
   results.cells = results.cells.map(({ counterexample: _, ms: __, findings: ___, ...cell }) => ({
     ...cell,
-    verdict: 'timeout',
+    verdict,
     exhaustive: false,
     schedules: 0,
-    reason: 'ran past --timeout 1s; the worker was stopped',
+    reason,
   }));
   await writeFile(to, JSON.stringify(results));
 }
+const timedOut = (whole: string, to: string) => stoppedAs(whole, to, 'timeout', 'ran past --timeout 1s; the worker was stopped');
+/** What a worker that reached V8's heap limit leaves in its unit's cells. */
+const OUT_OF_MEMORY = lostReason(null, 'SIGABRT', 'FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory');
 
 describe('checkpoints through run --resume', () => {
   // The unit run once to its end, and where its exploration stood after each schedule.
@@ -63,6 +67,24 @@ describe('checkpoints through run --resume', () => {
     expect(resumed.err).toMatch(/after-fresh-serial memory double-resume: going on from its checkpoint \(\d+ schedules run before, in 1 s\)/);
     expect(withoutTime(await cellsOf(stopped))).toEqual(withoutTime(cells));
     expect(existsSync(checkpointsFolder(stopped))).toBe(false);
+  });
+
+  it('goes on from the checkpoint of a unit whose worker ran out of memory, not of one that crashed otherwise', async () => {
+    for (const [name, reason, goesOn] of [['oom.json', OUT_OF_MEMORY, true], ['crashed.json', 'the worker process was killed (SIGSEGV)', false]] as const) {
+      const stopped = join(dir, name);
+      await stoppedAs(whole, stopped, 'error', reason);
+      const file = checkpointFile(checkpointsFolder(stopped), { framework: 'reference', version: '0.0.0' }, UNIT);
+      writeCheckpoint(file, { checkpoint: 1, key: cells[0]!.key!, ms: 1000, cell: states[Math.floor(states.length / 4)]! });
+      const resumed = await run(stopped, '--resume');
+      expect(resumed.code).toBe(0);
+      if (goesOn) {
+        expect(resumed.err).toContain('Going on from their checkpoints: 1 unit that ran out of memory (reference@0.0.0 after-fresh-serial memory double-resume).');
+        expect(withoutTime(await cellsOf(stopped))).toEqual(withoutTime(cells));
+      } else {
+        expect(resumed.err).not.toContain('Going on');
+        expect((await cellsOf(stopped)).map((c) => c.reason)).toEqual(cells.map(() => reason));
+      }
+    }
   });
 
   it('leaves a timed-out unit alone when its checkpoint is of other code or options', async () => {

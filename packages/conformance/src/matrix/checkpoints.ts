@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import type { CellCheckpoint } from '@approval-conformance/core';
 import type { ResultCell } from '../results.js';
 import { unitKey } from './protocol.js';
+import { ranOutOfMemory } from './lost.js';
 
 /** Where a run keeps its checkpoints: beside its results file, hidden (`.results.json.checkpoints`). */
 export const checkpointsFolder = (jsonFile: string) => join(dirname(jsonFile), `.${jsonFile.split(/[\\/]/).pop()}.checkpoints`);
@@ -77,16 +78,20 @@ export function removeCheckpoint(file: string): void {
 type Target = { readonly framework: string; readonly version: string };
 
 /**
- * The units of `target` that timed out and left a checkpoint under their key: a resumed run runs them again, from
- * it. One of other code or options would only start its unit over, to time out again.
+ * The units of `target` that timed out, or whose worker ran out of memory, and left a checkpoint under their key: a
+ * resumed run runs them again, from it (with a longer --timeout, or more memory, they may now finish). One of other
+ * code or options would only start its unit over, to end the same way. Each unit with why it stopped.
  */
-export function timedOutWithCheckpoint(dir: string, target: Target, cells: readonly ResultCell[]): string[] {
-  const keys = new Map(
+export function unfinishedWithCheckpoint(dir: string, target: Target, cells: readonly ResultCell[]): [unit: string, why: 'timed out' | 'ran out of memory'][] {
+  const stopped = new Map(
     cells
-      .filter((c) => c.framework === target.framework && c.version === target.version && c.verdict === 'timeout')
-      .map((c) => [unitKey(c), c.key]),
+      .filter((c) => c.framework === target.framework && c.version === target.version)
+      .filter((c) => c.verdict === 'timeout' || (c.verdict === 'error' && ranOutOfMemory(c.reason)))
+      .map((c) => [unitKey(c), { key: c.key, why: c.verdict === 'timeout' ? ('timed out' as const) : ('ran out of memory' as const) }]),
   );
-  return [...keys].filter(([unit, key]) => key !== undefined && !('none' in readCheckpoint(checkpointFile(dir, target, unit), key))).map(([unit]) => unit);
+  return [...stopped]
+    .filter(([unit, { key }]) => key !== undefined && !('none' in readCheckpoint(checkpointFile(dir, target, unit), key)))
+    .map(([unit, { why }]) => [unit, why]);
 }
 
 /**

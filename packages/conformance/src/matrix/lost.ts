@@ -11,12 +11,17 @@ const tail = (text: string) => text.trim().split('\n').slice(-3).join(' | ').sli
  */
 const OUT_OF_MEMORY = /Reached heap limit|JavaScript heap out of memory/;
 
+/** How the reason of a unit whose worker ran out of memory begins: `--resume` goes on from its checkpoint. */
+const RAN_OUT = 'the worker process ran out of memory';
+
+export const ranOutOfMemory = (reason: string | undefined) => reason?.startsWith(RAN_OUT) ?? false;
+
 export function lostReason(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
   const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
   if (OUT_OF_MEMORY.test(stderr)) {
     return (
-      `the worker process ran out of memory (V8's heap limit) and ${how}: run the unit again with more, ` +
-      `NODE_OPTIONS=--max-old-space-size=8192 (in MB) in the runner's environment, which its workers inherit`
+      `${RAN_OUT} (V8's heap limit) and ${how}: run it again with more, NODE_OPTIONS=--max-old-space-size=8192 ` +
+      `(in MB) in the runner's environment, which its workers inherit; with --resume, it goes on from its last checkpoint`
     );
   }
   const said = tail(stderr);
