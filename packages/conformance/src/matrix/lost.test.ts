@@ -28,5 +28,8 @@ describe('lostReason', () => {
     expect(reason).toMatch(/^the worker process ran out of memory \(V8's heap limit\) and (was killed \(SIGABRT\)|exited with code 134): /);
     expect(reason).toContain('NODE_OPTIONS=--max-old-space-size=8192');
     expect(reason).not.toContain('[node]');
+    expect(reason).toContain('with --resume, it goes on from its last checkpoint');
+    // A worker that only planned a version's units (run --shard) leaves no checkpoint to go on from.
+    expect(lostReason(code, signal, stderr, 'plan')).not.toContain('--resume');
   });
 });

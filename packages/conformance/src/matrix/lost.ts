@@ -16,13 +16,16 @@ const RAN_OUT = 'the worker process ran out of memory';
 
 export const ranOutOfMemory = (reason: string | undefined) => reason?.startsWith(RAN_OUT) ?? false;
 
-export function lostReason(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
+/**
+ * Why a worker ended: `running` a unit (whose checkpoint `--resume` goes on from), or only planning a version's units
+ * (`run --shard`), which leaves none.
+ */
+export function lostReason(code: number | null, signal: NodeJS.Signals | null, stderr: string, running: 'unit' | 'plan' = 'unit'): string {
   const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
   if (OUT_OF_MEMORY.test(stderr)) {
-    return (
-      `${RAN_OUT} (V8's heap limit) and ${how}: run it again with more, NODE_OPTIONS=--max-old-space-size=8192 ` +
-      `(in MB) in the runner's environment, which its workers inherit; with --resume, it goes on from its last checkpoint`
-    );
+    const more = `NODE_OPTIONS=--max-old-space-size=8192 (in MB) in the runner's environment, which its workers inherit`;
+    const resume = running === 'unit' ? '; with --resume, it goes on from its last checkpoint' : '';
+    return `${RAN_OUT} (V8's heap limit) and ${how}: run it again with more, ${more}${resume}`;
   }
   const said = tail(stderr);
   return `the worker process ${how}${said ? `: ${said}` : ''}`;

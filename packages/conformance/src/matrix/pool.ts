@@ -318,7 +318,7 @@ function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Pl
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       tmp.remove();
-      resolve(planned ?? { error: lostReason(code, signal, stderr) });
+      resolve(planned ?? { error: lostReason(code, signal, stderr, 'plan') });
     });
     child.send(taskFor(target, pool, [], true));
   });
