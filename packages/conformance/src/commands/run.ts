@@ -77,7 +77,8 @@ Options:
                      finished cells are kept, not run again, and a unit
                      that was stopped (or timed out, or whose worker ran
                      out of memory) goes on from its last checkpoint (saved
-                     about once a minute). With the
+                     about once a minute; not with --reduce bound, whose
+                     search may start over and is not saved). With the
                      --framework it was run with, or some of its versions;
                      another version is refused unless --extend is given
   --reuse RESULTS    copy each unit whose key matches one in RESULTS instead of
@@ -426,13 +427,15 @@ export const runCommand: Command = {
       if (values.resume) io.err(`${resumeLine(journal, targets, todo, jsonFile!)}\n`);
     }
 
+    // Branch and bound may start its search over, so it saves no checkpoints (but for scenarios with allowed gaps).
+    const bounded = reductions(options.reduce).bound;
     // Ctrl-C: keep what finished, drop what the stopped workers leave (it runs again on --resume), and say how to go on.
     const interrupted = async () => {
       await journal.stop();
       const saved = journal.finishedUnits();
       io.err(
         jsonFile
-          ? `\nInterrupted. ${saved} finished unit${saved === 1 ? ' is' : 's are'} saved in ${shown(jsonFile)}; the units that were running will run again${checkpoints ? ', from their last checkpoints' : ''}. Resume with:\n  ${resumeCommand(argv)}\n`
+          ? `\nInterrupted. ${saved} finished unit${saved === 1 ? ' is' : 's are'} saved in ${shown(jsonFile)}; the units that were running will run again${checkpoints ? (bounded ? ', from the start where branch and bound ran (it saves no checkpoints), else from their last checkpoints' : ', from their last checkpoints') : ''}. Resume with:\n  ${resumeCommand(argv)}\n`
           : '\nInterrupted. Nothing was saved: give --json FILE or --out DIR to be able to resume a run.\n',
       );
       process.exit(130);
@@ -513,7 +516,7 @@ export const runCommand: Command = {
     if (outDir) {
       const written = await writeReports(
         outDir,
-        { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete, triage },
+        { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete, triage, options: runOptions },
         { environment: journal.environment, updated: new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
       );
       io.out(`\nReports: ${written.length} files in ${shown(outDir)}: open ${shown(join(outDir, 'index.html'))} (or README.md); each failure's story is in ${shown(join(outDir, 'stories'))}/.\n`);

@@ -1,7 +1,7 @@
 // The Markdown reports: an index that compares framework versions at a glance, a table per framework (rows
 // version × wiring × store, columns scenario/property), and the stories of each version's counterexamples.
 import type { Scenario } from '@approval-conformance/core';
-import type { ResultCell, ResultTarget } from '../results.js';
+import type { ResultCell, ResultTarget, RunOptions } from '../results.js';
 import { BOTH_WAYS } from '../invoked-as.js';
 import { triageOf, type TriageEntry } from '../triage.js';
 import { anchor, MARKDOWN, markdownBlocks } from './blocks.js';
@@ -35,6 +35,8 @@ export interface ReportInput {
   readonly triage?: readonly TriageEntry[];
   /** The reports' folder, for links into the suite's own files (relative where a clone has them). */
   readonly dir?: string;
+  /** The options the run was made with, where known: a report of part of the matrix names them. */
+  readonly options?: RunOptions;
 }
 
 /** Planned versions that have no cells yet, or all versions when the run did not say what it planned. */
