@@ -42,9 +42,23 @@ describe('triage metadata', () => {
     expect(staleTriage(entries, [failing('6.0.0')])).toEqual([]);
     const [stale] = staleTriage(entries, [cell({ version: '6.0.0', verdict: 'pass' })]);
     expect(stale!.why).toBe('it matches 1 cell, none failing');
-    expect(staleTriage(entries, [failing('5.0.0')])[0]!.why).toBe('it matches no cell');
-    // A framework the results did not run is not judged.
+    expect(staleTriage(entries, [{ ...failing('6.0.0'), wiring: 'signed-approval' }])[0]!.why).toBe('it matches no cell');
+    // A framework the results did not run is not judged, nor a version range none of the versions they ran is in.
     expect(staleTriage(entries, [{ ...failing('6.0.0'), framework: 'langgraph' }])).toEqual([]);
+    expect(staleTriage(entries, [failing('5.0.0')])).toEqual([]);
+  });
+
+  it('does not judge an entry about what a run left out (a partial report), but does where the run took it in', async () => {
+    const entries = await readTriage(await metadata(ENTRY));
+    const threeTabs = { ...failing('6.0.0'), scenario: 'three-tabs' as const };
+    const partial = { scenarios: ['three-tabs'], mode: 'exhaustive', reduce: true } as const;
+    expect(staleTriage(entries, [threeTabs], partial)).toEqual([]);
+    expect(staleTriage(entries, [threeTabs], { ...partial, scenarios: ['double-resume', 'three-tabs'] })[0]!.why).toBe('it matches no cell');
+    // A wiring filter that leaves the entry's wiring out, and one that takes it in.
+    const pass = cell({ version: '6.0.0', verdict: 'pass' });
+    const matrix = { scenarios: ['double-resume'], mode: 'exhaustive', reduce: true } as const;
+    expect(staleTriage(entries, [pass], { ...matrix, wirings: ['signed-approval'] })).toEqual([]);
+    expect(staleTriage(entries, [pass], { ...matrix, wirings: ['native-approval'] })[0]!.why).toBe('it matches 1 cell, none failing');
   });
 
   it.each([

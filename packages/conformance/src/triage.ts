@@ -9,7 +9,7 @@ import semver from 'semver';
 import { parse } from 'yaml';
 import { PROPERTY_IDS, SCENARIOS } from '@approval-conformance/core';
 import { FRAMEWORK_NAMES } from './frameworks.js';
-import type { ResultCell } from './results.js';
+import type { ResultCell, RunOptions } from './results.js';
 import { UsageError } from './usage-error.js';
 
 export interface TriageEntry {
@@ -130,13 +130,29 @@ export const triageOf = (cell: ResultCell, entries: readonly TriageEntry[]) =>
   explains(cell) ? entries.filter((e) => matches(e, cell)) : [];
 
 /**
- * Entries of the frameworks these results ran that match no failing cell: stale (the gap was fixed, or the entry
- * names something that does not exist). Frameworks the results do not cover are not judged.
+ * Whether these results ran what `entry` speaks of, where they ran only part of it: a version its range takes (of the
+ * versions they ran), and, for each list a filter of the run narrowed (`--scenario`, `--wiring`, `--store`,
+ * `--property`), one of the entry's names. An entry about cells a run left out is not judged by it: a three-tabs
+ * report says nothing of the tamper scenario's entries. The default matrix narrows no list, so an entry naming a
+ * wiring that does not exist is still judged there (it matches no cell).
  */
-export function staleTriage(entries: readonly TriageEntry[], cells: readonly ResultCell[]): { entry: TriageEntry; why: string }[] {
+function ranWhat(entry: TriageEntry, cells: readonly ResultCell[], options: RunOptions | undefined): boolean {
+  const versions = [...new Set(cells.filter((c) => c.framework === entry.framework).map((c) => c.version))];
+  if (entry.versions !== undefined && !versions.some((v) => semver.valid(v) !== null && semver.satisfies(v, entry.versions!, { includePrerelease: true }))) return false;
+  if (!options) return true;
+  const meets = (named: readonly string[] | undefined, ran: readonly string[] | undefined) => named === undefined || ran === undefined || named.some((n) => ran.includes(n));
+  return meets(entry.scenario, options.scenarios) && meets(entry.wiring, options.wirings) && meets(entry.store, options.stores) && meets(entry.property, options.properties);
+}
+
+/**
+ * Entries of the frameworks these results ran that match no failing cell: stale (the gap was fixed, or the entry
+ * names something that does not exist). Frameworks the results do not cover are not judged, nor entries about what
+ * the run left out (`ranWhat`; given the run's options).
+ */
+export function staleTriage(entries: readonly TriageEntry[], cells: readonly ResultCell[], options?: RunOptions): { entry: TriageEntry; why: string }[] {
   const ran = new Set(cells.map((c) => c.framework));
   return entries
-    .filter((e) => ran.has(e.framework) && !cells.some((c) => explains(c) && matches(e, c)))
+    .filter((e) => ran.has(e.framework) && ranWhat(e, cells, options) && !cells.some((c) => explains(c) && matches(e, c)))
     .map((entry) => {
       const passing = cells.filter((c) => matches(entry, c)).length;
       return { entry, why: passing > 0 ? `it matches ${passing} cell${passing === 1 ? '' : 's'}, none failing` : 'it matches no cell' };
@@ -169,5 +185,5 @@ export async function triageForReports(outDir: string, asked?: string): Promise<
 }
 
 /** One warning line per stale entry, for stderr. */
-export const staleWarnings = (entries: readonly TriageEntry[], cells: readonly ResultCell[]) =>
-  staleTriage(entries, cells).map((s) => `approval-conformance: stale triage entry ${s.entry.where}: ${s.why}. Update or remove it (${s.entry.link}).`);
+export const staleWarnings = (entries: readonly TriageEntry[], cells: readonly ResultCell[], options?: RunOptions) =>
+  staleTriage(entries, cells, options).map((s) => `approval-conformance: stale triage entry ${s.entry.where}: ${s.why}. Update or remove it (${s.entry.link}).`);

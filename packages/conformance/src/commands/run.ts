@@ -520,7 +520,7 @@ export const runCommand: Command = {
         { environment: journal.environment, updated: new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
       );
       io.out(`\nReports: ${written.length} files in ${shown(outDir)}: open ${shown(join(outDir, 'index.html'))} (or README.md); each failure's story is in ${shown(join(outDir, 'stories'))}/.\n`);
-      for (const line of staleWarnings(triage, journal.cells())) io.err(`${line}\n`);
+      for (const line of staleWarnings(triage, journal.cells(), runOptions)) io.err(`${line}\n`);
     }
     const stepText = stepSummary(targets, cells);
     if (values.summary !== undefined) await writeFile(resolve(values.summary), stepText);
