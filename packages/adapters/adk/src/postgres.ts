@@ -107,6 +107,7 @@ export class PostgresSessions {
         if (guardTable && cellService) await queryable(cellService).query(`DROP TABLE IF EXISTS ${guardTable}`);
       },
       cheap: false,
+      blindAppends: false,
     };
   }
 

@@ -40,6 +40,12 @@ export interface Backing {
   guardRecords(service: Any): GuardRecords;
   /** Whether `read` is cheap enough to run around every release (the check of declarations): memory only. */
   readonly cheap: boolean;
+  /**
+   * Whether the service's `appendEvent` does the same whatever the stored session holds (`Access.blind`): ADK's
+   * `InMemorySessionService` pushes the event (or replaces one of its id) and applies its state delta, and returns
+   * the event it was given. Not the database service, which refuses an event for a stale copy of the session.
+   */
+  readonly blindAppends: boolean;
 }
 
 const plain = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -61,6 +67,7 @@ export const memoryBacking = (lib: AdkLib): Backing => {
     close: async () => {},
     guardRecords: () => memoryGuardRecords(),
     cheap: true,
+    blindAppends: true,
   };
 };
 
@@ -119,7 +126,8 @@ export class Sessions {
       const request = maybeRequest();
       // A partial event is never stored (every version skips it before touching the store).
       if (!request || args?.event?.partial) return append(args);
-      const access: Access = { key: this.#key(), mode: 'write' };
+      // Blind only as application state (with the guard), where no property reads the session.
+      const access: Access = { key: this.#key(), mode: 'write', ...(this.backing.blindAppends ? { blind: true } : {}) };
       const gate = `appendEvent(${describeEvent(args.event, args.session?.events ?? [])})`;
       this.book.clock += 1000;
       args.event.timestamp = this.book.clock;

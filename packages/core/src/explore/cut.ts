@@ -9,6 +9,10 @@
 // violation first. Without commuting releases one always does (the run that starts with it); with them it need not,
 // and the length would be longer than the shortest, never shorter. The default matrix's lengths equal the
 // unreduced explorer's (`bench/baseline/`); a property that reports every violation would close the gap.
+//
+// A finished run with blind writes is cut as source sets read it (`HappensBefore.of(..., finished)`): two blind writes
+// whose order nothing after them observes are not ordered, so the run explored of the two that differ only in that
+// order has the cut the other would have had.
 import type { PropertyResult } from '../properties/result.js';
 import { PROPERTY_INFO } from '../properties/ids.js';
 import type { Release } from '../scheduler/gate.js';
@@ -49,7 +53,7 @@ export function cutFor(run: ScheduleRun, result: PropertyResult, scope: Scope | 
   const needed =
     PROPERTY_INFO[result.property].judged === 'at-end' || result.witness.length === 0
       ? all
-      : HappensBefore.of(run.steps, scope).closure(result.witness.flatMap((e) => producers(run, e)));
+      : HappensBefore.of(run.steps, scope, run.status === 'complete').closure(result.witness.flatMap((e) => producers(run, e)));
   const kept = new Set(needed);
   return {
     steps: needed,

@@ -10,6 +10,11 @@
 //   happens-before, the two not commuting, j possible first), make sure some turn that could start a schedule
 //   reaching j before i is started at i's point too. Every schedule is then equivalent to one explored: the same
 //   set of complete runs up to reordering commuting releases, which is all the verdicts need.
+// - unobserved blind writes (with source sets): two turns' writes of application state declared `blind` (their code
+//   does the same whatever the part held) give the part in one order or the other, which only a later read can tell.
+//   In a finished run where nothing after them reads the part, that order shows in no verdict: the run is read with
+//   the two unordered (`HappensBefore.unobserved`), so their race is not reversed, and a race their order hid shows.
+//   Whether a later release reads it depends on the rest of the run, so such a run's races are all looked at again.
 // - limit (branch and bound, set by the caller): a run is stopped after that many releases. Sound with sleep sets
 //   (which reach every state within the limit) but not with source sets (which reach every complete run, not every
 //   state), so a caller that limits runs turns source sets off.
@@ -22,7 +27,7 @@
 //   there were six; with two, the pair's one order at the start.
 import { EVERY_PROPERTY, type Scope } from './commute.js';
 import type { PendingGate, Release, Released } from './gate.js';
-import { dependent, HappensBefore } from './happens-before.js';
+import { dependent, HappensBefore, wroteBlind } from './happens-before.js';
 import { ScheduleMismatch, type LastStep, type ScheduleRun, type Selector } from './run.js';
 
 /**
@@ -284,10 +289,17 @@ export async function exploreExhaustive(
     },
   });
 
-  /** Source sets: for every race that ends at a new step, make sure the turns that reverse it start at its point. */
-  const reverseRaces = (run: ScheduleRun) => {
-    const hb = HappensBefore.of(run.steps, scope);
-    for (let j = firstNew; j < run.steps.length; j++) {
+  /**
+   * Source sets: for every race that ends at a new step, make sure the turns that reverse it start at its point. A run
+   * with blind writes of application state (`Access.blind`) is read as its class of runs that no verdict tells apart:
+   * finished, its blind writes whose order no later release observes are not ordered (`HappensBefore.unobserved`),
+   * and since whether a write is observed depends on what comes after it, every step's races are looked at again,
+   * not only the new steps' (going over a race again is only slower).
+   */
+  const reverseRaces = (run: ScheduleRun, finished: boolean) => {
+    const blind = run.steps.some(wroteBlind);
+    const hb = HappensBefore.of(run.steps, scope, finished);
+    for (let j = blind ? 0 : firstNew; j < run.steps.length; j++) {
       for (const i of hb.racesOf(j)) {
         const node = stack[i]!;
         const initials = hb.initials(i, j);
@@ -308,7 +320,7 @@ export async function exploreExhaustive(
     if (ending === 'complete') schedules++;
     else if (ending === 'bounded') bounded++;
     else pruned++;
-    if (asked) reverseRaces(run);
+    if (asked) reverseRaces(run, ending === 'complete' && run.status === 'complete');
     await onRun(run, ending);
     if (options.until?.()) return { schedules, bounded, pruned, exhausted: false };
     // Backtrack: the deepest node with an option neither explored nor asleep, of a turn to explore there.

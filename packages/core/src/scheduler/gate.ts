@@ -37,6 +37,15 @@ export interface Access {
    * every write the code makes is recorded; the check of declarations holds a release that lost to a read.
    */
   readonly conditional?: boolean;
+  /**
+   * A write of application state (`app`) whose code does the same whatever the part held: an append, an upsert, a
+   * delete. What it leaves there may depend on what was there, but nothing else it does: not what it returns, reads
+   * elsewhere, records, or where its turn goes next. Two such writes of a part by different turns are then told apart
+   * only by a later read of the part: in a finished run where no release after them reads it, their order shows
+   * nowhere, and source sets do not reverse it (`HappensBefore.unobserved`). Declare it only where that holds of the
+   * store's own code; on other kinds of key it is ignored.
+   */
+  readonly blind?: boolean;
 }
 
 /**

@@ -2,9 +2,11 @@
 // one. Two releases are ordered when they do not commute (`independent` says no: same turn, a crash, or accesses the
 // properties can tell apart), and a release is ordered after the release that let its turn reach the gate (the one
 // after which the gate appeared). Everything else may be swapped without changing the state or any verdict.
-// Source-set DPOR and the length of a counterexample both read this relation.
+// Source-set DPOR and the length of a counterexample both read this relation. Source sets read a finished run with
+// blind writes of application state more loosely (`unobserved`): two whose order nothing after them reads stay
+// unordered.
 import { independent, type Scope } from './commute.js';
-import type { Released } from './gate.js';
+import { accessesMade, type Access, type Released } from './gate.js';
 
 /**
  * Whether two releases of a run must stay in their order: they do not commute for the properties in `scope`, or
@@ -13,6 +15,29 @@ import type { Released } from './gate.js';
 export function dependent(a: Released, b: Released, scope: Scope | undefined): boolean {
   return scope === undefined || !independent(a, b, scope);
 }
+
+/** What a release touched, or undefined where it may have touched anything (it declared nothing, died, or carried other code). */
+function madeBy(step: Released): readonly Access[] | undefined {
+  if (step.gate.access === undefined || step.release.crash || step.foreign !== undefined) return undefined;
+  return [...accessesMade(step.gate.access, step.produced), ...(step.touched ?? [])];
+}
+
+/** A blind write of application state (`Access.blind`): what it does besides leaving the part is the same whatever it held. */
+const blindApp = (a: Access) => a.mode === 'write' && a.blind === true && a.key.startsWith('app:');
+
+/** The application parts the releases from `from` on observe: those they read or write otherwise than blindly; `true` where one may touch anything. */
+function observedFrom(steps: readonly Released[], from: number): Set<string> | true {
+  const seen = new Set<string>();
+  for (let k = from; k < steps.length; k++) {
+    const made = madeBy(steps[k]!);
+    if (!made) return true;
+    for (const a of made) if (!blindApp(a)) seen.add(a.key);
+  }
+  return seen;
+}
+
+/** Whether a release wrote some application part blindly. */
+export const wroteBlind = (step: Released): boolean => (madeBy(step) ?? []).some(blindApp);
 
 /** A set of step indices as bits. */
 class Bits {
@@ -31,8 +56,9 @@ class Bits {
   }
 }
 
-/** The relation of each run's steps, per scope: a run's races and its counterexamples' cuts read the same one. */
+/** The relation of each run's steps, per scope (and read loosely or not): a run's races and its cuts read the same one. */
 const built = new WeakMap<readonly Released[], Map<Scope | undefined, HappensBefore>>();
+const builtLoose = new WeakMap<readonly Released[], Map<Scope | undefined, HappensBefore>>();
 
 export class HappensBefore {
   readonly #steps: readonly Released[];
@@ -44,18 +70,28 @@ export class HappensBefore {
 
   /**
    * The relation over a finished run's steps, built once per steps and scope however many callers ask (the steps
-   * must not change after).
+   * must not change after). `finished`: the run went to its end, so a blind write nothing observes after it is known
+   * to be one, and its order is left out (`unobserved`), for source sets and for counterexamples' cuts alike.
    */
-  static of(steps: readonly Released[], scope: Scope | undefined): HappensBefore {
-    let byScope = built.get(steps);
-    if (!byScope) built.set(steps, (byScope = new Map()));
+  static of(steps: readonly Released[], scope: Scope | undefined, finished = false): HappensBefore {
+    const lazy = finished && steps.some(wroteBlind);
+    const cache = lazy ? builtLoose : built;
+    let byScope = cache.get(steps);
+    if (!byScope) cache.set(steps, (byScope = new Map()));
     let hb = byScope.get(scope);
-    if (!hb) byScope.set(scope, (hb = new HappensBefore(steps, scope)));
+    if (!hb) byScope.set(scope, (hb = new HappensBefore(steps, scope, lazy)));
     return hb;
   }
 
-  /** `scope`: the properties whose view of the history decides what commutes; undefined, nothing commutes. */
-  constructor(steps: readonly Released[], scope: Scope | undefined) {
+  /** Whether this is a finished run's relation read up to unobserved orders (`unobserved`), for source sets. */
+  readonly #lazy: boolean;
+
+  /**
+   * `scope`: the properties whose view of the history decides what commutes; undefined, nothing commutes. `lazy`: a
+   * finished run's, where two blind writes nothing observes after them are not ordered.
+   */
+  constructor(steps: readonly Released[], scope: Scope | undefined, lazy = false) {
+    this.#lazy = lazy;
     this.#steps = steps;
     this.#scope = scope;
     this.#dependent = new Uint8Array(steps.length * steps.length);
@@ -65,7 +101,7 @@ export class HappensBefore {
       // before it came before that later one too, so its edge need not be looked at.
       for (let i = j - 1; i >= 0; i--) {
         if (before.has(i)) continue;
-        if (this.direct(i, j)) {
+        if (this.direct(i, j) && !(lazy && this.unobserved(i, j))) {
           before.add(i);
           before.addAll(this.#before[i]!);
         }
@@ -117,11 +153,36 @@ export class HappensBefore {
     const races: number[] = [];
     for (let i = j - 1; i >= 0; i--) {
       if (this.#steps[i]!.gate.turn === this.#steps[j]!.gate.turn || this.#reachedAfter(j) === i || !this.#dependentSteps(i, j)) continue;
+      if (this.#lazy && this.unobserved(i, j)) continue;
       let between = false;
       for (let k = i + 1; k < j && !between; k++) between = this.ordered(i, k) && this.ordered(k, j);
       if (!between) races.push(i);
     }
     return races;
+  }
+
+  /**
+   * Whether steps i < j of a finished run conflict only in an order nothing observes: all they share are parts of
+   * application state that both write blindly (`Access.blind`), without those they commute, and no release after j
+   * reads those parts (or writes them otherwise than blindly, or may touch anything). Run in the other order, every
+   * release reads what it read here and so does what it did here; only what the parts hold at the end differs, and
+   * application state records nothing the properties see. So the other order is the same run as far as any verdict
+   * goes, and source sets need not reverse the race. A later run that adds a release reading the parts makes it a
+   * race again (`exploreExhaustive` looks again at every step of a run with blind writes).
+   */
+  unobserved(i: number, j: number): boolean {
+    const [a, b] = [madeBy(this.#steps[i]!), madeBy(this.#steps[j]!)];
+    if (!a || !b || this.#scope === undefined) return false;
+    const parts = new Set(a.filter(blindApp).map((x) => x.key).filter((key) => b.some((y) => y.key === key && blindApp(y))));
+    if (parts.size === 0 || [...a, ...b].some((x) => parts.has(x.key) && !blindApp(x))) return false;
+    const without = (step: Released, made: readonly Access[]): Released => ({
+      ...step,
+      gate: { ...step.gate, access: made.filter((x) => !parts.has(x.key)) },
+      touched: [],
+    });
+    if (!independent(without(this.#steps[i]!, a), without(this.#steps[j]!, b), this.#scope)) return false;
+    const later = observedFrom(this.#steps, j + 1);
+    return later !== true && ![...parts].some((key) => later.has(key));
   }
 
   /**

@@ -43,7 +43,11 @@ export type RandomStep =
   | { readonly kind: 'propose'; readonly approval: string; readonly choices: number }
   | { readonly kind: 'card' | 'tell'; readonly approval: string }
   | { readonly kind: 'locked'; readonly approval: string }
-  | { readonly kind: 'opaque' };
+  | { readonly kind: 'opaque' }
+  // Application state: a log each turn may append to blindly (an upsert, a delete: it does the same whatever the log
+  // holds), and read, skipping its next step when the last entry is its own.
+  | { readonly kind: 'append' }
+  | { readonly kind: 'peek' };
 
 export interface RandomShape {
   /** The first turn may die at any of its gates. */
@@ -65,6 +69,7 @@ export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], sha
     const written = (approval: string) => writes.get(approval) ?? 0;
     let effects = 0;
     let proposals = 0;
+    const log: string[] = [];
     // A lock a turn waits for outside any gate, woken by the holder's unlock, as the reference runtime's is.
     let held = false;
     const waiting: (() => void)[] = [];
@@ -82,6 +87,12 @@ export function randomProgram(turnSteps: readonly (readonly RandomStep[])[], sha
           if (step.kind === 'opaque') {
             await ctl.gate(turn, 'opaque');
             ctl.history.emit({ kind: 'crash', actor: turn });
+          } else if (step.kind === 'append') {
+            await ctl.gate(turn, 'append', { access: [{ key: 'app:log', mode: 'write', blind: true }] });
+            log.push(turn);
+          } else if (step.kind === 'peek') {
+            await ctl.gate(turn, 'peek', { access: [{ key: 'app:log', mode: 'read' }] });
+            if (log.at(-1) === turn) i++;
           } else if (step.kind === 'read') {
             await ctl.gate(turn, `read(${step.approval})`, { access: [{ key: `record:${step.approval}`, mode: 'read' }] });
             const state = record.has(step.approval) ? 'spent' : 'unspent';
@@ -158,6 +169,15 @@ const randomStep: fc.Arbitrary<RandomStep> = fc.oneof(
   fc.record({ kind: fc.constant('locked' as const), approval }),
   fc.constant({ kind: 'opaque' as const }),
 );
+// With application state too: blind appends, and reads that act on them.
+const withAppends: fc.Arbitrary<RandomStep> = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom({ kind: 'append' as const }, { kind: 'peek' as const }) },
+  { weight: 3, arbitrary: randomStep },
+);
+export const randomProgramsWithAppends = fc
+  .array(fc.array(withAppends, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 3 })
+  .filter((turns) => turns.flat().length <= 7);
+
 // At most seven releases in all: every schedule of them is a few thousand runs at most.
 export const randomPrograms = fc
   .array(fc.array(randomStep, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 3 })
