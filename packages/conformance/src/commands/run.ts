@@ -326,6 +326,9 @@ export const runCommand: Command = {
     const estimate = await CostEstimate.from((await existing(jsonFile)) ?? (await publishedResults()));
     const runOptions: RunOptions = { ...filters, mode: options.mode ?? 'exhaustive', ...withoutMode(options) };
     const journal = await Journal.open(jsonFile, values.resume ?? false, runOptions, values.extend ?? false);
+    // One version alone may not be given a wiring or store it does not have (a typo): but a resumed run's lists are the
+    // results' own, which may name another framework's (it goes on with one of the versions a wider run planned).
+    const strictFilters = targets.length === 1 && !values.resume;
     journal.plan(targets);
     const failedBefore = journal.failed();
     let todo = targets
@@ -334,7 +337,7 @@ export const runCommand: Command = {
     let done = journal.done();
     if (!shard) journal.shard(undefined);
     else {
-      const split = await splitPlan(shard, targets, { jobs, timeoutMs: timeoutS * 1000, filters, options, strictFilters: targets.length === 1 }, runOptions, journal.environment.suite);
+      const split = await splitPlan(shard, targets, { jobs, timeoutMs: timeoutS * 1000, filters, options, strictFilters }, runOptions, journal.environment.suite);
       journal.shard(split.info);
       const mine = unitsOf(split.info.units, shard.index);
       // A version that would not load is one unit, `*`: the shard it fell to records its error cells; the rest skip it.
@@ -452,7 +455,7 @@ export const runCommand: Command = {
         filters,
         options,
         done,
-        strictFilters: targets.length === 1,
+        strictFilters,
         ...(checkpoints ? { checkpoints: { dir: checkpoints, resume: values.resume ?? false } } : {}),
       },
       {

@@ -1,7 +1,7 @@
 // The runner survives what frameworks do wrong: a version that will not install or import, a unit that crashes its
 // worker, one that hangs, and a run killed midway. In every case no cell is lost and none turns into a pass.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ const { cli } = await import('../run-io.fixtures.js');
 
 interface Cell {
   id: string;
+  framework: string;
   version: string;
   wiring: string;
   verdict: string;
@@ -162,6 +163,22 @@ describe('the runner, when a framework goes wrong', () => {
     // On purpose, --extend adds them.
     expect(await cli('run', '--framework', 'flipping@1.0.9', ...ARGS, '--json', file, '--resume', '--extend')).toMatchObject({ code: 0 });
     expect(JSON.parse(readFileSync(file, 'utf8')).planned).toEqual(['flipping@1.0.9', 'unreliable@1.0.0']);
+  });
+
+  it("goes on with one of a wider run's versions, whose wiring list names another framework's too", async () => {
+    const file = join(dir, 'results.json');
+    expect((await cli('run', '--framework', 'flipping@1.0.9,unreliable', ...ARGS, '--wiring', 'only,ok', '--json', file)).code).toBe(0);
+    // The unreliable version's unit left unfinished, as a stopped run leaves it.
+    const results = JSON.parse(readFileSync(file, 'utf8')) as { cells: Cell[]; complete?: boolean };
+    const { complete: _, ...rest } = results;
+    writeFileSync(file, JSON.stringify({ ...rest, cells: results.cells.filter((c) => c.framework !== 'unreliable') }));
+    // `only` is flipping's wiring, not unreliable's: for one version that is a typo, but here it is the results' own list.
+    const resumed = await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'only,ok', '--json', file, '--resume');
+    expect(resumed.err).toBe('');
+    expect(resumed).toMatchObject({ code: 0 });
+    expect((await cellsOf(file)).map((c) => `${c.framework}:${c.wiring}:${c.verdict}`).filter((c) => c.startsWith('unreliable'))).toEqual(Array(3).fill('unreliable:ok:pass'));
+    // Without --resume, one version given another's wiring is still refused.
+    expect(await cli('run', '--framework', 'unreliable', ...ARGS, '--wiring', 'only,ok')).toMatchObject({ code: 2, err: expect.stringMatching(/unknown wiring 'only'; choose from ok, hang, crash/) });
   });
 
   it('adds wirings to the results it continues with --extend, runs only those, and refuses to drop one', async () => {
