@@ -52,13 +52,26 @@ describe('triage metadata', () => {
     const entries = await readTriage(await metadata(ENTRY));
     const threeTabs = { ...failing('6.0.0'), scenario: 'three-tabs' as const };
     const partial = { scenarios: ['three-tabs'], mode: 'exhaustive', reduce: true } as const;
-    expect(staleTriage(entries, [threeTabs], partial)).toEqual([]);
-    expect(staleTriage(entries, [threeTabs], { ...partial, scenarios: ['double-resume', 'three-tabs'] })[0]!.why).toBe('it matches no cell');
+    expect(staleTriage(entries, [threeTabs], { options: partial, complete: true })).toEqual([]);
+    expect(staleTriage(entries, [threeTabs], { options: { ...partial, scenarios: ['double-resume', 'three-tabs'] }, complete: true })[0]!.why).toBe('it matches no cell');
     // A wiring filter that leaves the entry's wiring out, and one that takes it in.
     const pass = cell({ version: '6.0.0', verdict: 'pass' });
     const matrix = { scenarios: ['double-resume'], mode: 'exhaustive', reduce: true } as const;
-    expect(staleTriage(entries, [pass], { ...matrix, wirings: ['signed-approval'] })).toEqual([]);
-    expect(staleTriage(entries, [pass], { ...matrix, wirings: ['native-approval'] })[0]!.why).toBe('it matches 1 cell, none failing');
+    expect(staleTriage(entries, [pass], { options: { ...matrix, wirings: ['signed-approval'] }, complete: true })).toEqual([]);
+    expect(staleTriage(entries, [pass], { options: { ...matrix, wirings: ['native-approval'] }, complete: true })[0]!.why).toBe('it matches 1 cell, none failing');
+  });
+
+  it('does not judge, in a run that did not finish, an entry about a wiring it has no cell of yet', async () => {
+    const entries = await readTriage(await metadata(ENTRY));
+    const pass = cell({ version: '6.0.0', verdict: 'pass', wiring: 'signed-approval' });
+    const options = { scenarios: ['double-resume'], wirings: ['native-approval', 'signed-approval'], mode: 'exhaustive', reduce: true } as const;
+    const targets = [{ framework: 'ai', version: '6.0.0', spec: 'ai@6.0.0', packages: {}, wirings: [{ id: 'native-approval', description: '' }, { id: 'signed-approval', description: '' }] }];
+    // native-approval, which the entry names, has not run yet: its cells may still fail.
+    expect(staleTriage(entries, [pass], { options, targets, complete: false })).toEqual([]);
+    // Finished, the entry is judged; and unfinished with the wiring run, too.
+    expect(staleTriage(entries, [pass], { options, targets, complete: true })[0]!.why).toBe('it matches no cell');
+    const native = cell({ version: '6.0.0', verdict: 'pass' });
+    expect(staleTriage(entries, [pass, native], { options, targets, complete: false })[0]!.why).toBe('it matches 1 cell, none failing');
   });
 
   it.each([

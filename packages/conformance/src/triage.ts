@@ -9,7 +9,7 @@ import semver from 'semver';
 import { parse } from 'yaml';
 import { PROPERTY_IDS, SCENARIOS } from '@approval-conformance/core';
 import { FRAMEWORK_NAMES } from './frameworks.js';
-import type { ResultCell, RunOptions } from './results.js';
+import type { ResultCell, ResultTarget, RunOptions } from './results.js';
 import { UsageError } from './usage-error.js';
 
 export interface TriageEntry {
@@ -129,16 +129,33 @@ const explains = (cell: ResultCell) => cell.verdict === 'fail' || cell.verdict =
 export const triageOf = (cell: ResultCell, entries: readonly TriageEntry[]) =>
   explains(cell) ? entries.filter((e) => matches(e, cell)) : [];
 
+/** What a run was and whether it ended: an unfinished run judges no entry that a wiring it has not run yet may match. */
+export interface RunShape {
+  readonly options?: RunOptions;
+  readonly complete?: boolean;
+  /** The versions that ran, with the wirings each has (`ResultTarget.wirings`). */
+  readonly targets?: readonly ResultTarget[];
+}
+
 /**
  * Whether these results ran what `entry` speaks of, where they ran only part of it: a version its range takes (of the
  * versions they ran), and, for each list a filter of the run narrowed (`--scenario`, `--wiring`, `--store`,
  * `--property`), one of the entry's names. An entry about cells a run left out is not judged by it: a three-tabs
  * report says nothing of the tamper scenario's entries. The default matrix narrows no list, so an entry naming a
- * wiring that does not exist is still judged there (it matches no cell).
+ * wiring that does not exist is still judged there (it matches no cell). A run that did not finish does not judge an
+ * entry that may speak of a wiring it has no cell of yet (of those its `--wiring` named, or any).
  */
-function ranWhat(entry: TriageEntry, cells: readonly ResultCell[], options: RunOptions | undefined): boolean {
-  const versions = [...new Set(cells.filter((c) => c.framework === entry.framework).map((c) => c.version))];
+function ranWhat(entry: TriageEntry, cells: readonly ResultCell[], run: RunShape): boolean {
+  const mine = cells.filter((c) => c.framework === entry.framework);
+  const versions = [...new Set(mine.map((c) => c.version))];
   if (entry.versions !== undefined && !versions.some((v) => semver.valid(v) !== null && semver.satisfies(v, entry.versions!, { includePrerelease: true }))) return false;
+  const { options } = run;
+  if (run.complete !== true) {
+    const ran = new Set(mine.map((c) => c.wiring));
+    const wirings = (run.targets ?? []).filter((t) => t.framework === entry.framework).flatMap((t) => t.wirings ?? []).map((w) => w.id);
+    const notYet = wirings.filter((w) => !ran.has(w) && within(options?.wirings, w));
+    if (notYet.some((w) => within(entry.wiring, w))) return false;
+  }
   if (!options) return true;
   const meets = (named: readonly string[] | undefined, ran: readonly string[] | undefined) => named === undefined || ran === undefined || named.some((n) => ran.includes(n));
   return meets(entry.scenario, options.scenarios) && meets(entry.wiring, options.wirings) && meets(entry.store, options.stores) && meets(entry.property, options.properties);
@@ -147,12 +164,12 @@ function ranWhat(entry: TriageEntry, cells: readonly ResultCell[], options: RunO
 /**
  * Entries of the frameworks these results ran that match no failing cell: stale (the gap was fixed, or the entry
  * names something that does not exist). Frameworks the results do not cover are not judged, nor entries about what
- * the run left out (`ranWhat`; given the run's options).
+ * the run left out, or has not run yet (`ranWhat`; given what the run was).
  */
-export function staleTriage(entries: readonly TriageEntry[], cells: readonly ResultCell[], options?: RunOptions): { entry: TriageEntry; why: string }[] {
+export function staleTriage(entries: readonly TriageEntry[], cells: readonly ResultCell[], run: RunShape = { complete: true }): { entry: TriageEntry; why: string }[] {
   const ran = new Set(cells.map((c) => c.framework));
   return entries
-    .filter((e) => ran.has(e.framework) && ranWhat(e, cells, options) && !cells.some((c) => explains(c) && matches(e, c)))
+    .filter((e) => ran.has(e.framework) && ranWhat(e, cells, run) && !cells.some((c) => explains(c) && matches(e, c)))
     .map((entry) => {
       const passing = cells.filter((c) => matches(entry, c)).length;
       return { entry, why: passing > 0 ? `it matches ${passing} cell${passing === 1 ? '' : 's'}, none failing` : 'it matches no cell' };
@@ -185,5 +202,5 @@ export async function triageForReports(outDir: string, asked?: string): Promise<
 }
 
 /** One warning line per stale entry, for stderr. */
-export const staleWarnings = (entries: readonly TriageEntry[], cells: readonly ResultCell[], options?: RunOptions) =>
-  staleTriage(entries, cells, options).map((s) => `approval-conformance: stale triage entry ${s.entry.where}: ${s.why}. Update or remove it (${s.entry.link}).`);
+export const staleWarnings = (entries: readonly TriageEntry[], cells: readonly ResultCell[], run?: RunShape) =>
+  staleTriage(entries, cells, run).map((s) => `approval-conformance: stale triage entry ${s.entry.where}: ${s.why}. Update or remove it (${s.entry.link}).`);

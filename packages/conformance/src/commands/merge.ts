@@ -64,7 +64,7 @@ export const mergeCommand: Command = {
     const scenarios = (results.options?.scenarios ?? [...SCENARIOS.keys()]).map((id) => SCENARIOS.get(id as ScenarioId)!).filter(Boolean);
     const written = await writeResultsReports(dir, results, scenarios, 'results.json', triage);
     io.out(`Merged ${files.length} shard${files.length === 1 ? '' : 's'}: ${results.cells.length} cells${missing.length ? ' (incomplete)' : ''}.\nWrote ${join(dir, 'results.json')} and ${written.length} report files into ${dir}.\n`);
-    for (const line of staleWarnings(triage, results.cells, results.options)) io.err(`${line}\n`);
+    for (const line of staleWarnings(triage, results.cells, results)) io.err(`${line}\n`);
     return EXIT.done;
   },
 };

@@ -55,7 +55,7 @@ export const reportCommand: Command = {
     }
     const written = await writeResultsReports(dir, results, [...SCENARIOS.values()], resultsName, triage);
     io.out(`Wrote ${written.length} files into ${dir}.\n`);
-    for (const line of staleWarnings(triage, results.cells, results.options)) io.err(`${line}\n`);
+    for (const line of staleWarnings(triage, results.cells, results)) io.err(`${line}\n`);
     return EXIT.done;
   },
 };

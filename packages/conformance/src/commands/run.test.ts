@@ -70,6 +70,17 @@ describe('approval-conformance run', () => {
     expect(out.split('\n').length).toBeLessThan(20);
   });
 
+  it('writes reports with --out that `report` writes again the same, to the time of the last cell', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-run-out-'));
+    const { code } = await cli('run', '--framework', 'reference', '--wiring', 'after-snapshot', '--store', 'memory', '--scenario', 'double-resume', '--out', join(dir, 'run'), '--quiet');
+    expect(code).toBe(0);
+    const results = JSON.parse(await readFile(join(dir, 'run', 'results.json'), 'utf8')) as { updated: string };
+    const written = await readFile(join(dir, 'run', 'README.md'), 'utf8');
+    expect(written).toContain(`last cell written ${results.updated}.`);
+    expect(await cli('report', join(dir, 'run', 'results.json'), '--out', join(dir, 'again'))).toMatchObject({ code: 0 });
+    expect(await readFile(join(dir, 'again', 'README.md'), 'utf8')).toBe(written);
+  });
+
   it('prints a verdict table per scenario with --tables, and writes the results JSON', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'ac-run-')), 'results.json');
     const { code, out, err } = await cli(

@@ -520,10 +520,10 @@ export const runCommand: Command = {
       const written = await writeReports(
         outDir,
         { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete, triage, options: runOptions },
-        { environment: journal.environment, updated: new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
+        { environment: journal.environment, updated: journal.updated ?? new Date().toISOString(), ...(jsonFile ? { resultsName: relative(outDir, jsonFile) } : {}) },
       );
       io.out(`\nReports: ${written.length} files in ${shown(outDir)}: open ${shown(join(outDir, 'index.html'))} (or README.md); each failure's story is in ${shown(join(outDir, 'stories'))}/.\n`);
-      for (const line of staleWarnings(triage, journal.cells(), runOptions)) io.err(`${line}\n`);
+      for (const line of staleWarnings(triage, journal.cells(), { options: runOptions, complete: journal.complete, targets: journal.targets() })) io.err(`${line}\n`);
     }
     const stepText = stepSummary(targets, cells);
     if (values.summary !== undefined) await writeFile(resolve(values.summary), stepText);

@@ -69,6 +69,8 @@ export class Journal {
   #widened = false;
   /** Set once the run is interrupted: what finishes after that is not written (its worker was stopped too). */
   #stopped = false;
+  /** When the results file was last written: its `updated`, which the reports of the run say too. */
+  #updated: string | undefined;
 
   /** Whether cells added now are kept: not once the run was interrupted. */
   get recording(): boolean {
@@ -178,6 +180,11 @@ export class Journal {
     return this.#complete;
   }
 
+  /** The `updated` of the last write of the results file (after `flush`), if it was written. */
+  get updated(): string | undefined {
+    return this.#updated;
+  }
+
   target(target: ResultTarget): void {
     if (this.#stopped) return;
     this.#targets.set(targetKey(target), target);
@@ -246,10 +253,11 @@ export class Journal {
     if (file === undefined) return Promise.resolve();
     this.#writing = this.#writing.then(async () => {
       const started = Date.now();
+      const updated = new Date().toISOString();
       await writeResults(file, {
         environment: this.#environment,
         started: this.#started,
-        updated: new Date().toISOString(),
+        updated,
         targets: this.targets(),
         planned: [...this.#planned].sort((a, b) => compareTargets(parse(a), parse(b))),
         ...(this.#options ? { options: this.#options } : {}),
@@ -257,6 +265,7 @@ export class Journal {
         ...(this.#complete ? { complete: true } : {}),
         cells: this.cells(),
       });
+      this.#updated = updated;
       this.#nextWriteAt = Date.now() + Math.max(1000, 10 * (Date.now() - started));
     });
     return this.#writing;

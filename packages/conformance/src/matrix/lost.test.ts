@@ -29,6 +29,8 @@ describe('lostReason', () => {
     expect(reason).toContain('NODE_OPTIONS=--max-old-space-size=8192');
     expect(reason).not.toContain('[node]');
     expect(reason).toContain('with --resume, it goes on from its last checkpoint');
+    // A unit that left no checkpoint (branch and bound saves none) runs again from the start.
+    expect(lostReason(code, signal, stderr, 'unit-from-start')).toContain('with --resume, it runs again from the start (it left no checkpoint)');
     // A worker that only planned a version's units (run --shard) leaves no checkpoint to go on from.
     expect(lostReason(code, signal, stderr, 'plan')).not.toContain('--resume');
   });

@@ -17,14 +17,21 @@ const RAN_OUT = 'the worker process ran out of memory';
 export const ranOutOfMemory = (reason: string | undefined) => reason?.startsWith(RAN_OUT) ?? false;
 
 /**
- * Why a worker ended: `running` a unit (whose checkpoint `--resume` goes on from), or only planning a version's units
- * (`run --shard`), which leaves none.
+ * Why a worker ended: `running` a unit that left a checkpoint (which `--resume` goes on from), a unit that left none
+ * (`unit-from-start`: branch and bound saves none, nor a unit stopped before its first), or only planning a version's
+ * units (`run --shard`), which leaves nothing to resume.
  */
-export function lostReason(code: number | null, signal: NodeJS.Signals | null, stderr: string, running: 'unit' | 'plan' = 'unit'): string {
+export function lostReason(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  stderr: string,
+  running: 'unit' | 'unit-from-start' | 'plan' = 'unit',
+): string {
   const how = signal ? `was killed (${signal})` : `exited with code ${code}`;
   if (OUT_OF_MEMORY.test(stderr)) {
     const more = `NODE_OPTIONS=--max-old-space-size=8192 (in MB) in the runner's environment, which its workers inherit`;
-    const resume = running === 'unit' ? '; with --resume, it goes on from its last checkpoint' : '';
+    const resume =
+      running === 'unit' ? '; with --resume, it goes on from its last checkpoint' : running === 'unit-from-start' ? '; with --resume, it runs again from the start (it left no checkpoint)' : '';
     return `${RAN_OUT} (V8's heap limit) and ${how}: run it again with more, ${more}${resume}`;
   }
   const said = tail(stderr);

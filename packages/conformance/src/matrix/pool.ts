@@ -215,13 +215,13 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
         void chain.then(() => {
           if (finished) return resolve(finished);
           const seconds = pool.timeoutMs === undefined ? 0 : Math.round(pool.timeoutMs / 1000);
+          const kept = current && pool.checkpoints && existsSync(checkpointFile(pool.checkpoints.dir, target, current.key));
           if (timedOut) {
-            const kept = current && pool.checkpoints && existsSync(checkpointFile(pool.checkpoints.dir, target, current.key));
             const more = kept ? ' (its checkpoint is kept: --resume with a longer --timeout goes on from it)' : '';
             return resolve({ kind: 'lost', unit: current, verdict: 'timeout', reason: `ran past --timeout ${seconds}s; the worker was stopped${more}` });
           }
           if (loadTimedOut) return resolve({ kind: 'load-failed', reason: `installing or importing it ran past ${Math.round(loadMs! / 1000)}s` });
-          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: lostReason(code, signal, stderr) });
+          resolve({ kind: 'lost', unit: current, verdict: 'error', reason: lostReason(code, signal, stderr, kept ? 'unit' : 'unit-from-start') });
         });
       });
       child.send(taskFor(target, pool, [...skip]));

@@ -42,18 +42,12 @@ export function frameworkSummary(f: Inline, framework: string, input: ReportInpu
   if (described) {
     const ran = new Set(cells.map((c) => c.wiring));
     blocks.push({ kind: 'ul', items: described.filter((w) => ran.has(w.id)).map((w) => `${f.code(w.id)}: ${f.text(w.description)}`) });
-    // A framework whose default matrix runs some of its wirings only (their cells cost minutes each): say which not.
+    // Wirings with no cell here: say which, and why, as far as the results know it.
     const left = described.filter((w) => !ran.has(w.id));
     if (left.length > 0 && cells.length > 0) {
-      blocks.push({
-        kind: 'p',
-        inline:
-          f.text('Not in these results: ') +
-          left.map((w) => f.code(w.id)).join(', ') +
-          f.text(" (the default matrix leaves them out for time: each of their largest cells runs for minutes); ") +
-          f.code('run --framework NAME@VERSION') +
-          f.text(' runs every wiring.'),
-      });
+      for (const [why, ids] of leftOut(left.map((w) => w.id), input)) {
+        blocks.push({ kind: 'p', inline: f.text('Not in these results: ') + ids.map((id) => f.code(id)).join(', ') + LEFT_OUT[why](f) });
+      }
     }
   }
   const narrower = fewerVersions(cells);
@@ -64,6 +58,40 @@ export function frameworkSummary(f: Inline, framework: string, input: ReportInpu
   }
   return blocks;
 }
+
+/**
+ * Why a run has no cell of a wiring: its `--wiring` did not name it (`filtered`); it named it and did not finish
+ * (`unfinished`); it named no wiring and did not finish (`unfinished-or-default`: the default matrix may also leave the
+ * wiring out); the default matrix, finished, leaves it out for time (`default`); or it named it and finished with no
+ * cell of it (`none`).
+ */
+type LeftOut = 'filtered' | 'unfinished' | 'unfinished-or-default' | 'default' | 'none';
+
+export function leftOut(wirings: readonly string[], input: Pick<ReportInput, 'options' | 'complete'>): Map<LeftOut, string[]> {
+  const named = input.options?.wirings;
+  const groups = new Map<LeftOut, string[]>();
+  for (const id of wirings) {
+    const why: LeftOut =
+      named !== undefined && !named.includes(id)
+        ? 'filtered'
+        : !input.complete
+          ? named === undefined ? 'unfinished-or-default' : 'unfinished'
+          : named === undefined ? 'default' : 'none';
+    groups.set(why, [...(groups.get(why) ?? []), id]);
+  }
+  return groups;
+}
+
+const EVERY_WIRING = (f: Inline) => f.code('run --framework NAME@VERSION') + f.text(' runs every wiring.');
+
+const LEFT_OUT: Readonly<Record<LeftOut, (f: Inline) => string>> = {
+  filtered: (f) => f.text(" (this run's ") + f.code('--wiring') + f.text(' did not name them); ') + EVERY_WIRING(f),
+  unfinished: (f) => f.text(' (the run named them and did not finish them: continue it with ') + f.code('--resume') + f.text(').'),
+  'unfinished-or-default': (f) =>
+    f.text(' (the run did not finish, and the default matrix leaves some wirings out for time; continue it with ') + f.code('--resume') + f.text(').'),
+  default: (f) => f.text(' (the default matrix leaves them out for time: each of their largest cells runs for minutes); ') + EVERY_WIRING(f),
+  none: (f) => f.text(' (the run named them, and has no cell of them).'),
+};
 
 /** Wirings and stores that ran on some of the versions only (a framework's default matrix runs some on the newest). */
 function fewerVersions(cells: readonly ResultCell[]): string[] {

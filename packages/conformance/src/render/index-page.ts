@@ -356,7 +356,7 @@ function details(f: Inline, input: ReportInput, triage: readonly TriageEntry[]):
   if (broken.length > 0) {
     blocks.push({ kind: 'h', level: 2, text: 'Versions that did not run' }, { kind: 'ul', items: broken.map((t) => f.text(`${t.framework}@${t.version}: ${t.error}`)) });
   }
-  const stale = staleTriage(triage, input.cells, input.options);
+  const stale = staleTriage(triage, input.cells, input);
   if (stale.length > 0) {
     blocks.push(
       { kind: 'h', level: 2, text: 'Stale triage entries', id: 'stale-triage' },

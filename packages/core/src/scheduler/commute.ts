@@ -134,7 +134,7 @@ export function independent(a: Released, b: Released, scope: Scope = EVERY_PROPE
  * What a release touched: what its gate declared (a compare-and-set that lost, only a read: `accessesMade`), and what
  * its code was seen to touch besides.
  */
-const accessesOf = ({ gate, touched, produced }: Released): readonly Access[] | undefined => {
+export const accessesOf = ({ gate, touched, produced }: Released): readonly Access[] | undefined => {
   if (gate.access === undefined) return undefined;
   const made = accessesMade(gate.access, produced);
   return touched?.length ? [...made, ...touched] : made;

@@ -5,8 +5,8 @@
 // Source-set DPOR and the length of a counterexample both read this relation. Source sets read a finished run with
 // blind writes of application state more loosely (`unobserved`): two whose order nothing after them reads stay
 // unordered.
-import { independent, type Scope } from './commute.js';
-import { accessesMade, type Access, type Released } from './gate.js';
+import { accessesOf, independent, type Scope } from './commute.js';
+import type { Access, Released } from './gate.js';
 
 /**
  * Whether two releases of a run must stay in their order: they do not commute for the properties in `scope`, or
@@ -17,10 +17,7 @@ export function dependent(a: Released, b: Released, scope: Scope | undefined): b
 }
 
 /** What a release touched, or undefined where it may have touched anything (it declared nothing, died, or carried other code). */
-function madeBy(step: Released): readonly Access[] | undefined {
-  if (step.gate.access === undefined || step.release.crash || step.foreign !== undefined) return undefined;
-  return [...accessesMade(step.gate.access, step.produced), ...(step.touched ?? [])];
-}
+const madeBy = (step: Released): readonly Access[] | undefined => (step.release.crash || step.foreign !== undefined ? undefined : accessesOf(step));
 
 /** A blind write of application state (`Access.blind`): what it does besides leaving the part is the same whatever it held. */
 const blindApp = (a: Access) => a.mode === 'write' && a.blind === true && a.key.startsWith('app:');
