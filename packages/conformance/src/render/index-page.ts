@@ -107,8 +107,11 @@ function ranked(answers: ReturnType<typeof frameworkAnswers>) {
 
 const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
-/** One or two sentences from the results: which documented wiring keeps at-most-once, and what the guard keeps. */
-function headline(answers: ReturnType<typeof frameworkAnswers>): string {
+/**
+ * One or two sentences from the results: which documented wiring keeps at-most-once (where the results checked it:
+ * a run of other properties says nothing of it), and what the guard keeps.
+ */
+function headline(answers: ReturnType<typeof frameworkAnswers>, properties: readonly PropertyId[]): string {
   const keeping = answers.flatMap((a) =>
     [a.safest, a.remedy, a.docsDefault]
       .filter((w): w is WiringOutcome => w !== undefined && w.properties.get('at-most-once')?.status === 'holds')
@@ -124,8 +127,9 @@ function headline(answers: ReturnType<typeof frameworkAnswers>): string {
   };
   // A report of one framework (a row published on its own, reports/cloudflare-agents) names it rather than counting.
   const one = answers.length === 1 ? answers[0]!.framework : undefined;
-  const first =
-    one !== undefined
+  const first = !properties.includes('at-most-once')
+    ? 'These results do not check at-most-once, so they do not say which wiring keeps an approved action to one run.'
+    : one !== undefined
       ? `At its newest version, ${one} ${keeping.length === 0 ? 'has no' : 'has a'} documented wiring that keeps an approved action to one run under every schedule explored.`
       : keeping.length === 0
         ? `Of the ${answers.length} frameworks here, at their newest version, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
@@ -164,7 +168,7 @@ function summaryTable(f: Inline, input: ReportInput): Block[] {
   const head = [f.text('framework'), f.text('wiring'), ...properties.map((p) => `${f.code(p)}${f.br}${f.text(SHORT[p])}`)];
   return [
     { kind: 'h', level: 2, text: 'The one-minute answer', id: 'answer' },
-    { kind: 'p', inline: f.strong(f.text(headline(answers))) },
+    { kind: 'p', inline: f.strong(f.text(headline(answers, properties))) },
     {
       kind: 'p',
       inline: f.text(

@@ -34,6 +34,16 @@ describe('the Markdown reports', () => {
     expect(index).toContain('**At its newest version, ai has no documented wiring that keeps an approved action to one run under every schedule explored. The safest documented wiring keeps ');
   });
 
+  it('say nothing of which wiring keeps an action to one run where the results did not check at-most-once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    await writeFile(file, JSON.stringify(results([{ ...failing('6.0.0'), property: 'no-resurrection', id: 'ai@6.0.0/native-approval/memory/double-resume/no-resurrection' }])));
+    expect((await cli('report', file)).code).toBe(0);
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('**These results do not check at-most-once, so they do not say which wiring keeps an approved action to one run. The safest documented wiring keeps 0 of 1 properties.**');
+    expect(index).not.toContain('has no documented wiring');
+  });
+
   it("set the framework's own fix beside the default and the guarded wiring, linking its page (escaped)", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
     const file = join(dir, 'results.json');
