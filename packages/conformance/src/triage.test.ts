@@ -43,6 +43,9 @@ describe('triage metadata', () => {
     const [stale] = staleTriage(entries, [cell({ version: '6.0.0', verdict: 'pass' })]);
     expect(stale!.why).toBe('it matches 1 cell, none failing');
     expect(staleTriage(entries, [{ ...failing('6.0.0'), wiring: 'signed-approval' }])[0]!.why).toBe('it matches no cell');
+    // A cell with no verdict may yet fail: an entry that matches one is not judged.
+    expect(staleTriage(entries, [cell({ version: '6.0.0', verdict: 'timeout' })])).toEqual([]);
+    expect(staleTriage(entries, [cell({ version: '6.0.0', verdict: 'error' }), cell({ version: '6.0.0', verdict: 'pass', store: 'sqlite' })])).toEqual([]);
     // A framework the results did not run is not judged, nor a version range none of the versions they ran is in.
     expect(staleTriage(entries, [{ ...failing('6.0.0'), framework: 'langgraph' }])).toEqual([]);
     expect(staleTriage(entries, [failing('5.0.0')])).toEqual([]);

@@ -125,6 +125,9 @@ export function matches(entry: TriageEntry, cell: Pick<ResultCell, 'framework' |
 
 const explains = (cell: ResultCell) => cell.verdict === 'fail' || cell.verdict === 'allowed';
 
+/** A cell with no verdict (its unit crashed or ran out of time): it may yet fail. */
+const unjudged = (cell: ResultCell) => cell.verdict === 'error' || cell.verdict === 'timeout';
+
 /** The entries that explain a failing cell; none for a cell that did not fail. */
 export const triageOf = (cell: ResultCell, entries: readonly TriageEntry[]) =>
   explains(cell) ? entries.filter((e) => matches(e, cell)) : [];
@@ -164,12 +167,13 @@ function ranWhat(entry: TriageEntry, cells: readonly ResultCell[], run: RunShape
 /**
  * Entries of the frameworks these results ran that match no failing cell: stale (the gap was fixed, or the entry
  * names something that does not exist). Frameworks the results do not cover are not judged, nor entries about what
- * the run left out, or has not run yet (`ranWhat`; given what the run was).
+ * the run left out, or has not run yet (`ranWhat`; given what the run was), nor an entry that matches a cell with no
+ * verdict (`error`, `timeout`), which may yet fail.
  */
 export function staleTriage(entries: readonly TriageEntry[], cells: readonly ResultCell[], run: RunShape = { complete: true }): { entry: TriageEntry; why: string }[] {
   const ran = new Set(cells.map((c) => c.framework));
   return entries
-    .filter((e) => ran.has(e.framework) && ranWhat(e, cells, run) && !cells.some((c) => explains(c) && matches(e, c)))
+    .filter((e) => ran.has(e.framework) && ranWhat(e, cells, run) && !cells.some((c) => (explains(c) || unjudged(c)) && matches(e, c)))
     .map((entry) => {
       const passing = cells.filter((c) => matches(entry, c)).length;
       return { entry, why: passing > 0 ? `it matches ${passing} cell${passing === 1 ? '' : 's'}, none failing` : 'it matches no cell' };
