@@ -158,24 +158,26 @@ function observed(run: ScheduleRun, scope: Scope): string {
   return placed.map(key).join(' ');
 }
 
+/** The finished runs an exploration of the program reaches, each as its class (`observed`); it must exhaust the space. */
+async function observedRuns(steps: readonly (readonly RandomStep[])[], shape: RandomShape, reduce: boolean | Reductions): Promise<Set<string>> {
+  const runs = new Set<string>();
+  const stats = await exploreExhaustive(
+    (selector) => runSchedule(randomProgram(steps, shape), selector),
+    (run, ending) => void (ending === 'complete' && runs.add(observed(run, EVERY_PROPERTY))),
+    { reduce, scope: EVERY_PROPERTY },
+  );
+  expect(stats.exhausted).toBe(true);
+  return runs;
+}
+
 describe('exploration with blind writes of application state', () => {
   const shapes = fc.record({ crashable: fc.boolean(), sequel: fc.boolean() });
   prop.prop([randomProgramsWithAppends, shapes], { numRuns: 60, seed: 15 })(
     'reaches every run that exploring every schedule reaches, but for the order of blind writes no later release observes',
     async (steps, shape) => {
-      const found = async (reduce: boolean | Reductions) => {
-        const runs: string[] = [];
-        const stats = await exploreExhaustive(
-          (selector) => runSchedule(randomProgram(steps, shape), selector),
-          (run, ending) => void (ending === 'complete' && runs.push(observed(run, EVERY_PROPERTY))),
-          { reduce, scope: EVERY_PROPERTY },
-        );
-        expect(stats.exhausted).toBe(true);
-        return new Set(runs);
-      };
-      const all = await found(false);
-      expect(await found(true)).toEqual(all);
-      expect(await found({ sourceSets: false })).toEqual(all);
+      const all = await observedRuns(steps, shape, false);
+      expect(await observedRuns(steps, shape, true)).toEqual(all);
+      expect(await observedRuns(steps, shape, { sourceSets: false })).toEqual(all);
     },
     120_000,
   );
@@ -186,15 +188,6 @@ describe('exploration with blind writes of application state', () => {
     [[[{ kind: 'card', approval: 'a1' }], [{ kind: 'append' }, { kind: 'card', approval: 'a1' }], [{ kind: 'read', approval: 'a1' }, { kind: 'append' }]], { crashable: true }],
     [[[{ kind: 'peek' }, { kind: 'append' }], [{ kind: 'card', approval: 'a1' }, { kind: 'append' }]], {}],
   ] as [RandomStep[][], RandomShape][])('reaches every such run of a program a simpler rule missed (%#)', async (steps, shape) => {
-    const found = async (reduce: boolean) => {
-      const runs = new Set<string>();
-      await exploreExhaustive(
-        (selector) => runSchedule(randomProgram(steps, shape), selector),
-        (run, ending) => void (ending === 'complete' && runs.add(observed(run, EVERY_PROPERTY))),
-        { reduce, scope: EVERY_PROPERTY },
-      );
-      return runs;
-    };
-    expect(await found(true)).toEqual(await found(false));
+    expect(await observedRuns(steps, shape, true)).toEqual(await observedRuns(steps, shape, false));
   });
 });
