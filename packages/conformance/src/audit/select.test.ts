@@ -22,6 +22,23 @@ describe('selectUnits', () => {
     expect(new Set(selectUnits(POPULATION, 4, 7).map((u) => u.framework))).toEqual(new Set(['ai', 'langgraph', 'mastra', 'reference']));
   });
 
+  it('gives every framework a cell whatever the seed, one with a single light unit too', () => {
+    const population = [...POPULATION, { ...unit('cloudflare-agents', 'replay'), schedules: 9000 }];
+    for (let seed = 0; seed < 50; seed++) {
+      expect(new Set(selectUnits(population, 5, seed).map((u) => u.framework))).toEqual(new Set(['ai', 'langgraph', 'mastra', 'reference', 'cloudflare-agents']));
+    }
+  });
+
+  it('with fewer cells than frameworks, leaves out other frameworks for other seeds', () => {
+    const left = new Set<string>();
+    for (let seed = 0; seed < 20; seed++) {
+      const picked = new Set(selectUnits(POPULATION, 3, seed).map((u) => u.framework));
+      expect(picked.size).toBe(3);
+      for (const f of ['ai', 'langgraph', 'mastra', 'reference']) if (!picked.has(f)) left.add(f);
+    }
+    expect(left).toEqual(new Set(['ai', 'langgraph', 'mastra', 'reference']));
+  });
+
   it('weighs two turns at once, the guard, Mastra and two processes above a plain cell', () => {
     expect(weightOf(unit('ai', 'double-resume'))).toBeGreaterThan(weightOf(unit('ai', 'tamper')));
     expect(weightOf(unit('mastra', 'double-resume', 'guarded-agent-approval', 'libsql-shared'))).toBeGreaterThan(weightOf(unit('ai', 'double-resume')));

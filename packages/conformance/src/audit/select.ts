@@ -3,7 +3,8 @@
 // releases race; the newest rules (the guard's and app kinds, Mastra's exact accesses, fake timers and changes in
 // place, the symmetry veto on two processes, the backend without keys, the frameworks' own fixes with their reads
 // and writes in one gate and their app-state Sets); and the newest version of each framework.
-// Every framework in the population gets at least one cell when there are enough, then the rest go by weight.
+// Every framework in the population gets at least one cell when there are enough (whatever the seed), then the rest
+// go by weight.
 import { SCENARIOS, seededRandom, type ScenarioId } from '@approval-conformance/core';
 
 export interface AuditUnit {
@@ -46,8 +47,13 @@ export function selectUnits(population: readonly AuditUnit[], n: number, seed: n
   const keyed = population.map((unit) => ({ unit, key: Math.pow(random(), 1 / weightOf(unit)) }));
   keyed.sort((a, b) => b.key - a.key || auditUnitId(a.unit).localeCompare(auditUnitId(b.unit)));
   const chosen: AuditUnit[] = [];
-  // One per framework first, each its best-keyed unit, so that every framework is checked.
-  for (const framework of [...new Set(population.map((u) => u.framework))].sort()) {
+  // One per framework first, each its best-keyed unit, so that every framework is checked. The frameworks go in an
+  // order of the seed's, drawn after the keys: with fewer cells than frameworks (CI's six), which are left out varies
+  // from seed to seed, each as likely as another, rather than always the last by name.
+  const frameworks = [...new Set(population.map((u) => u.framework))].sort();
+  const order = new Map(frameworks.map((f) => [f, random()]));
+  frameworks.sort((a, b) => order.get(a)! - order.get(b)!);
+  for (const framework of frameworks) {
     const first = keyed.find((k) => k.unit.framework === framework);
     if (first && chosen.length < n) chosen.push(first.unit);
   }

@@ -1,21 +1,23 @@
-// `audit`: a differential check of the explorer's reductions on real cells. It picks cells of the default matrix
-// (seeded, weighted toward two turns at once and the newest reduction rules), runs each reduced and then unreduced
-// (every schedule to its end, up to a cap; past it, many sampled schedules too), and compares verdicts and shortest
-// counterexample lengths. Each run goes through the runner's own workers, one framework version per worker.
+// `audit`: a differential check of the explorer's reductions on real cells. It picks cells of the published results
+// (every row's; audit/sources.ts says which files), seeded, weighted toward two turns at once and the newest reduction
+// rules, at least one per framework; runs each reduced and then unreduced (every schedule to its end, up to a cap;
+// past it, many sampled schedules too), and compares verdicts and shortest counterexample lengths. Each run goes
+// through the runner's own workers, one framework version per worker.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { writableFolder } from '../destination.js';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions } from '@approval-conformance/core';
+import { dirname, join, resolve } from 'node:path';
+import { DEFAULT_SCENARIOS, type ExploreOptions } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { auditUnitId, selectUnits, type AuditUnit } from '../audit/select.js';
+import { auditSources, SERVER_STORES, shown } from '../audit/sources.js';
 import { compareUnit, type CellAudit } from '../audit/compare.js';
 import { expandSpecToTargets, FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
 import { environment } from '../matrix/journal.js';
 import { planTargets, runPool, type Target } from '../matrix/pool.js';
 import { unitKey } from '../matrix/protocol.js';
 import { publishedResults } from '../published.js';
-import { readResults, writeResults, type ResultCell } from '../results.js';
+import { writeResults, type ResultCell } from '../results.js';
 import { RunFailure } from '../run-failure.js';
 import { UsageError } from '../usage-error.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
@@ -29,9 +31,10 @@ const DEFAULT_TIMEOUT_S = 900;
 const HELP = `Usage: approval-conformance audit [--cells N] [--seed S] [--framework SPECS] [--budget SECONDS]
 
 Checks the explorer's reductions on real cells: picks N cells (a scenario on a
-wiring and store of a framework version) of the default matrix, with seed S,
+wiring and store of a framework version) of the published results, with seed S,
 weighted toward two turns at once and the newest reduction rules, at least one
-per framework; explores each with the reductions and then without them (every
+per framework whatever the seed (with fewer cells than frameworks, the seed
+picks which); explores each with the reductions and then without them (every
 schedule to its end), and compares every verdict and shortest counterexample
 length. Where the unreduced run would go past --cap schedules, it stops there
 and --samples random schedules are run too: nothing either finds may be missing
@@ -43,7 +46,7 @@ Options:
   --cells N          how many cells (default ${DEFAULT_CELLS})
   --seed S           which cells: the same seed picks the same ones (default 1)
   --framework SPECS  only these frameworks or versions (NAME or NAME@VERSION,
-                     comma-separated; default every framework of the matrix)
+                     comma-separated; default every framework published)
   --budget SECONDS   start no new framework version after this long; cells
                      left are reported as not audited (default: no limit)
   --cap N            unreduced schedules per cell before sampling instead
@@ -61,27 +64,29 @@ Examples:
   approval-conformance audit --cells 40 --seed 1
   approval-conformance audit --framework langgraph@1.7.3 --cells 6 --cap 600 --out audit
 
-The cells come from the published results (reports/results.json); a version
-that is not in them is loaded first to list its cells.
+The cells come from every results.json under reports/ (the published results)
+whose run an audit re-checks as it was made: run to its end, every schedule,
+the default reductions, no --max-schedules, every property, the default
+scenarios (narrowed by framework, wiring or store is fine). Today those are
+reports/results.json (the default matrix) and reports/cloudflare-agents/ (the
+Cloudflare row); the three-tabs runs (capped, bound, unfinished, or an opt-in
+scenario) and reports/postgres/ are not, and no cell on the postgres store is
+drawn: it needs a server, and a seed picks the same cells on any machine. The
+first line of progress names the files. Where a unit is in two files, the
+first counts (reports/results.json). A version in none of them is loaded
+first to list its cells.
 
 ${exitCodesHelp('a cell differed (or could not be checked)', 'a version would not install or import')}`;
 
 /** The units of the published results (or of planned versions), n/a ones left out. */
-async function population(specs: readonly string[] | undefined, jobs: number, log: (line: string) => void): Promise<AuditUnit[]> {
+export async function population(specs: readonly string[] | undefined, jobs: number, log: (line: string) => void): Promise<AuditUnit[]> {
   const file = await publishedResults();
-  const published = file ? await readResults(file) : undefined;
-  const cells = published?.cells ?? [];
-  // The frameworks' own fixes, by framework, version and wiring.
-  const remedies = new Set((published?.targets ?? []).flatMap((t) => (t.wirings ?? []).filter((w) => w.remedy).map((w) => `${t.framework}@${t.version}/${w.id}`)));
-  const units = new Map<string, AuditUnit & { judged: boolean }>();
-  for (const c of cells) {
-    const remedy = remedies.has(`${c.framework}@${c.version}/${c.wiring}`);
-    const unit = { framework: c.framework, version: c.version, wiring: c.wiring, store: c.store, scenario: c.scenario, schedules: c.schedules, ...(remedy ? { remedy } : {}) };
-    const id = auditUnitId(unit);
-    const judged = (units.get(id)?.judged ?? false) || c.verdict !== 'not-applicable';
-    units.set(id, { ...unit, judged });
+  const sources = await auditSources(file === undefined ? undefined : dirname(file));
+  if (sources.drawn.length > 0) {
+    const left = sources.left.map((l) => `${shown(l.file)}: ${l.why}`);
+    log(`Drawing cells from ${sources.drawn.map(shown).join(', ')}${left.length > 0 ? ` (not from ${left.join('; ')})` : ''}.`);
   }
-  let chosen = [...units.values()].filter((u) => u.judged && u.wiring !== '*' && SCENARIOS.has(u.scenario));
+  let chosen = [...sources.units];
   if (specs) {
     const wanted: Target[] = [];
     for (const text of specs) {
@@ -99,8 +104,9 @@ async function population(specs: readonly string[] | undefined, jobs: number, lo
       for (const t of missing) {
         const plan = plans.get(`${t.framework}@${t.version}`)!;
         if ('error' in plan) throw new RunFailure(`${t.framework}@${t.version} could not be loaded to list its cells: ${plan.error}`);
-        // What the version cannot run has nothing to compare: its cells read n/a either way.
-        for (const u of plan.units.filter((unit) => !unit.notApplicable)) chosen.push({ framework: t.framework, version: t.version, wiring: u.wiring, store: u.store, scenario: u.scenario, judged: true });
+        // What the version cannot run has nothing to compare: its cells read n/a either way. A store that needs a
+        // server is left out here too, so that a seed picks the same cells with one or without.
+        for (const u of plan.units.filter((unit) => !unit.notApplicable && !SERVER_STORES.includes(unit.store))) chosen.push({ framework: t.framework, version: t.version, wiring: u.wiring, store: u.store, scenario: u.scenario });
       }
     }
   }
@@ -110,7 +116,7 @@ async function population(specs: readonly string[] | undefined, jobs: number, lo
     const [a, b] = [newest.get(u.framework), u.version];
     if (a === undefined || b.localeCompare(a, 'en', { numeric: true }) > 0) newest.set(u.framework, b);
   }
-  return chosen.map(({ judged: _judged, ...u }) => ({ ...u, newest: newest.get(u.framework) === u.version }));
+  return chosen.map((u) => ({ ...u, newest: newest.get(u.framework) === u.version }));
 }
 
 /** Runs `units` of one framework version with `options`, one worker, and returns their cells. */
@@ -189,7 +195,7 @@ export const auditCommand: Command = {
     if (specs?.length === 0) throw new UsageError(`--framework needs at least one of ${FRAMEWORK_NAMES.join(', ')}.`);
 
     const all = await population(specs, jobs, log);
-    if (all.length === 0) throw new UsageError('there are no cells to audit: no published results (reports/results.json) hold the frameworks asked for.');
+    if (all.length === 0) throw new UsageError('there are no cells to audit: no published results file (reports/**/results.json, of the default run) holds the frameworks asked for.');
     const chosen = selectUnits(all, count, seed);
     const outDir = values.out !== undefined ? await writableFolder(values.out) : await mkdtemp(join(tmpdir(), 'approval-conformance-audit-'));
     log(`Auditing ${chosen.length} of ${all.length} cells (seed ${seed}), ${jobs} at a time: each reduced, then unreduced up to ${cap} schedules, then ${samples} sampled where that is not all.`);
