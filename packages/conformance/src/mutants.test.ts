@@ -17,27 +17,60 @@ import { langgraphServerAdapter, pinnedLib as serverLib } from '@approval-confor
 import { adkAdapter, pinnedLib as adkLib } from '@approval-conformance/adapter-adk';
 import { cloudflareAgentsAdapter } from '@approval-conformance/adapter-cloudflare-agents';
 
-/** How a mutant changes what a gate declares: the new accesses for a gate whose label matches. */
+/**
+ * How a mutant changes what a gate declares, for a gate whose label matches. The change is made to the declaration's
+ * own objects, in place, as an edit of the adapter's source would make it: a wrapper that reported the object its gate
+ * declared (so that what it "saw" was the declaration, a check that cannot fail) would report the mutant too, and the
+ * mutant would live. `copy` changes only this call's declaration (an edit of one call site). Every in-place change
+ * is undone after its test.
+ */
 interface GateMutation {
   readonly label: RegExp;
-  readonly access: (declared: readonly Access[]) => Access[];
+  /** Changes the declaration's objects in place. */
+  readonly change?: (declared: Access[]) => void;
+  /** Or gives this call a declaration of its own. */
+  readonly replace?: (declared: readonly Access[]) => Access[];
 }
 
-const dropped = (label: RegExp): GateMutation => ({ label, access: () => [] });
-const asRead = (label: RegExp): GateMutation => ({ label, access: (d) => d.map((a) => ({ ...a, mode: 'read' as const })) });
-const asCard = (label: RegExp): GateMutation => ({ label, access: () => [{ key: 'card', mode: 'write' }] });
+const undo: (() => void)[] = [];
+afterEach(() => {
+  for (const step of undo.splice(0).reverse()) step();
+});
+/** Sets `field` of `target` to `value`, to be put back after the test. */
+function edit<T extends object, K extends keyof T>(target: T, field: K, value: T[K]): void {
+  const before = target[field];
+  target[field] = value;
+  undo.push(() => void (target[field] = before));
+}
+/** Empties `array`, to be refilled after the test. */
+function empty<T>(array: T[]): void {
+  const before = array.splice(0);
+  undo.push(() => void array.splice(0, array.length, ...before));
+}
+type Writable = { -readonly [K in keyof Access]: Access[K] };
+
+const dropped = (label: RegExp): GateMutation => ({ label, change: (d) => empty(d) });
+const asRead = (label: RegExp): GateMutation => ({ label, change: (d) => d.forEach((a: Writable) => edit(a, 'mode', 'read')) });
+const asCard = (label: RegExp): GateMutation => ({ label, change: (d) => d.forEach((a: Writable) => (edit(a, 'key', 'card'), edit(a, 'mode', 'write'))) });
 /** A write declared a compare-and-set's (`conditional`): taken for a read wherever the release recorded no write. */
-const asConditional = (label: RegExp): GateMutation => ({ label, access: (d) => d.map((a) => ({ ...a, conditional: true })) });
+const asConditional = (label: RegExp): GateMutation => ({ label, change: (d) => d.forEach((a: Writable) => edit(a, 'conditional', true)) });
+/** One call site's declaration changed (other gates that share the declaration keep theirs). */
+const atCall = (label: RegExp, replace: (declared: readonly Access[]) => Access[]): GateMutation => ({ label, replace });
 
 /** The adapter, its worlds' gates changed by `mutation` (and, where asked, their declarations where they happen dropped). */
 function mutated(adapter: Adapter, mutation: GateMutation | undefined, noDeclare = false): Adapter {
+  const at = (label: string, options: GateOptions): GateOptions => {
+    if (!mutation?.label.test(label) || !options.access) return options;
+    if (mutation.replace) return { ...options, access: mutation.replace(options.access) };
+    mutation.change?.(options.access as Access[]);
+    return options;
+  };
   return {
     ...adapter,
     createWorld: (env) =>
       adapter.createWorld({
         ...env,
-        gate: (turn, label, options: GateOptions = {}) =>
-          env.gate(turn, label, mutation?.label.test(label) && options.access ? { ...options, access: mutation.access(options.access) } : options),
+        gate: (turn, label, options: GateOptions = {}) => env.gate(turn, label, at(label, options)),
         ...(noDeclare ? { declare: () => {} } : {}),
       }),
   };
@@ -113,6 +146,35 @@ const MUTANTS: readonly Mutant[] = [
   // The runtime's store beside the guard records nothing: a write there declared conditional would commute as a read.
   { name: 'guard: an unrecorded write declared conditional (a compare-and-set that lost)', adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: asConditional(/^store\.write/), killedBy: 'declarations' },
   { name: "guard: the guard record's read declares nothing", adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: dropped(/^guard\.get/), killedBy: 'declarations' },
+
+  // Issue 52's mutants: each passed the default run unseen, as its wrapper reported what its gate declared, or
+  // nothing reported the object's memory. Each is an edit of one call site (`atCall`), as the review made it.
+  { name: "adk: the session's event append declared as a read, under the guard", adapter: adk, wiring: 'guarded-require-confirmation', scenario: 'double-resume', mutation: atCall(/^appendEvent\(/, (d) => d.map((a) => ({ ...a, mode: 'read' }))), killedBy: 'declarations' },
+  { name: "adk: the session's event append declares nothing, under the guard", adapter: adk, wiring: 'guarded-require-confirmation', scenario: 'double-resume', mutation: atCall(/^appendEvent\(/, () => []), killedBy: 'declarations' },
+  { name: "langgraph-server: a run's status write declared as a read", adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: atCall(/^runs\.setStatus/, (d) => d.map((a) => ({ ...a, mode: 'read' }))), killedBy: 'declarations' },
+  { name: "langgraph-server: the thread's status write declares nothing", adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: atCall(/^threads\.setStatus/, () => []), killedBy: 'declarations' },
+  { name: "langgraph-server: the saver's read declares nothing, under the guard", adapter: server, wiring: 'guarded-reject', scenario: 'double-resume', mutation: atCall(/^checkpoint\.getTuple/, () => []), killedBy: 'declarations' },
+  { name: "cloudflare-agents: the model's reply without the object's write", adapter: cloudflare, wiring: 'ai-chat-approval', store: 'durable-object', scenario: 'tamper', mutation: atCall(/^model\.reply/, (d) => d.filter((a) => a.key !== 'object:chat')), killedBy: 'declarations' },
+
+  // For every row, under the guard too (where the framework's store is application state that no event reports): a
+  // write declared as a read and a read dropped, each made to the declaration's own objects (in place).
+  { name: 'reference: under the guard, the store write declared as a read', adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: asRead(/^store\.write/), killedBy: 'declarations' },
+  { name: 'reference: under the guard, the store read declares nothing', adapter: reference, wiring: 'guarded-after-snapshot', scenario: 'double-resume', mutation: dropped(/^store\.read/), killedBy: 'declarations' },
+  { name: 'langgraph: under the guard, a checkpoint put declared as a read', adapter: langgraph, wiring: 'guarded-interrupt-node', scenario: 'double-resume', mutation: asRead(/^checkpoint\.put\(/), killedBy: 'declarations' },
+  { name: 'langgraph: under the guard, the checkpoint read declares nothing', adapter: langgraph, wiring: 'guarded-interrupt-node', scenario: 'double-resume', mutation: dropped(/^checkpoint\.getTuple/), killedBy: 'declarations' },
+  { name: "langgraph-server: the ops' writes declared as reads", adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: asRead(/^runs\.setStatus/), killedBy: 'declarations' },
+  { name: 'langgraph-server: under the guard, a checkpoint put declared as a read', adapter: server, wiring: 'guarded-reject', scenario: 'double-resume', mutation: asRead(/^checkpoint\.put\(/), killedBy: 'declarations' },
+  // The ops' one read in a turn's releases is the checkpoints' (threads.get runs in the set-up, whose gates declare nothing).
+  { name: 'langgraph-server: the checkpoint read declares nothing', adapter: server, wiring: 'reject', scenario: 'double-resume', mutation: dropped(/^checkpoint\.getTuple/), killedBy: 'declarations' },
+  { name: 'ai: under the guard, the chat save declared as a read', adapter: ai, wiring: 'guarded-native-approval', scenario: 'double-resume', mutation: asRead(/^chat\.save/), killedBy: 'declarations' },
+  { name: 'ai: under the guard, the chat load declares nothing', adapter: ai, wiring: 'guarded-native-approval', scenario: 'double-resume', mutation: dropped(/^chat\.load/), killedBy: 'declarations' },
+  { name: 'openai-agents: under the guard, the state save declared as a read', adapter: agents, wiring: 'guarded-run-state', scenario: 'double-resume', mutation: asRead(/^state\.save/), killedBy: 'declarations' },
+  { name: 'openai-agents: under the guard, the state load declares nothing', adapter: agents, wiring: 'guarded-run-state', scenario: 'double-resume', mutation: dropped(/^state\.load/), killedBy: 'declarations' },
+  { name: 'mastra: under the guard, a snapshot write declared as a read', adapter: mastra, wiring: 'guarded-agent-approval', scenario: 'double-resume', mutation: asRead(/^(persistWorkflowSnapshot|updateWorkflowState)/), killedBy: 'declarations' },
+  { name: 'mastra: under the guard, a run read declares nothing', adapter: mastra, wiring: 'guarded-agent-approval', scenario: 'double-resume', mutation: dropped(/^(loadWorkflowSnapshot|getWorkflowRunById)/), killedBy: 'declarations' },
+  { name: "mastra: the one-time approvals' delete declared as a read", adapter: mastra, wiring: 'one-time-approval', scenario: 'double-resume', mutation: asRead(/^approvedFingerprints\.delete/), killedBy: 'declarations' },
+  { name: "adk: under the guard, the session's read declares nothing", adapter: adk, wiring: 'guarded-require-confirmation', scenario: 'double-resume', mutation: dropped(/^getSession/), killedBy: 'declarations' },
+  { name: 'cloudflare-agents: under the guard, the approval frame declared as a read', adapter: cloudflare, wiring: 'guarded-ai-chat-approval', store: 'durable-object', scenario: 'tamper', mutation: asRead(/^client\.send\(tool-approval/), killedBy: 'declarations' },
 ];
 
 describe('every mutant is killed', () => {

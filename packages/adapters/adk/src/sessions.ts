@@ -114,11 +114,9 @@ export class Sessions {
     service.getSession = async (args: Any) => {
       const request = maybeRequest();
       if (!request) return get(args);
-      const access: Access = { key: this.#key(), mode: 'read' };
       const gate = 'getSession';
-      await this.trace.gate(request.turn, gate, { access: [access] });
-      this.trace.accessed(access, gate);
-      const session = await this.trace.external(Promise.resolve(get(args)));
+      await this.trace.gate(request.turn, gate, { access: [{ key: this.#key(), mode: 'read' }] });
+      const session = await this.#observed(gate, () => get(args));
       await this.#report(request.turn, gate, 'read', session?.events ?? []);
       return session;
     };
@@ -132,12 +130,26 @@ export class Sessions {
       this.book.clock += 1000;
       args.event.timestamp = this.book.clock;
       await this.trace.gate(request.turn, gate, { access: [access] });
-      this.trace.accessed(access, gate);
-      const event = await this.trace.external(Promise.resolve(append(args)));
+      const event = await this.#observed(gate, () => append(args));
       await this.#report(request.turn, gate, 'write');
       return event;
     };
     return service;
+  }
+
+  /**
+   * Runs one call of the service and reports what it did to the stored session, seen from the store, never from the
+   * gate's declaration: every call looks the session up (a read), and a call after which the stored events differ
+   * wrote them. Where reading the store back is not cheap (a database), only an append is compared, and a read of
+   * the database service is taken to write nothing (its `getSession` only selects).
+   */
+  async #observed<T>(call: string, work: () => T | Promise<T>): Promise<T> {
+    const compare = this.backing.cheap || call.startsWith('appendEvent');
+    const before = compare ? JSON.stringify(await this.events()) : undefined;
+    const result = await this.trace.external(Promise.resolve(work()));
+    this.trace.accessed({ key: this.#key(), mode: 'read' }, call);
+    if (before !== undefined && JSON.stringify(await this.events()) !== before) this.trace.accessed({ key: this.#key(), mode: 'write' }, call);
+    return result;
   }
 
   /** The stored events, past the gates. */

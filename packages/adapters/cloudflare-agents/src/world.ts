@@ -596,7 +596,13 @@ export class CloudflareWorld implements World {
     const owners = [...new Set(writes.map((o) => this.#turnOf(o)).filter((t): t is string => t !== undefined))];
     const last = [...writes].reverse().map((o) => this.#turnOf(o)).find((t) => t !== undefined);
     const now = recordStates(JSON.parse(text) as unknown[]);
-    for (const turn of owners) this.#as(turn, () => this.#env.accessed({ key: RECORD, mode: 'write' }, 'messages.write'));
+    // What the object's storage saw: its messages written, and so its memory (it keeps the messages it persists).
+    for (const turn of owners) {
+      this.#as(turn, () => {
+        this.#env.accessed({ key: RECORD, mode: 'write' }, 'messages.write');
+        this.#env.accessed({ key: OBJECT, mode: 'write' }, 'messages.write');
+      });
+    }
     for (const [approvalId, state] of now) {
       if (this.#guard) break;
       const from = this.#states.get(approvalId) ?? 'absent';
@@ -739,6 +745,8 @@ export class CloudflareWorld implements World {
     const kind = delay >= LONG ? 'long' : owner !== undefined && !CLOCK_SITES.some((p) => site.includes(p)) ? 'debounce' : 'clock';
     const timer: Timer = { id: m.id, delay, owner, kind, site };
     this.#timers.set(m.id, timer);
+    // A timer the object set for a turn is the object's memory, changed by that turn's code.
+    if (owner !== undefined) this.#as(owner, () => this.#env.accessed({ key: OBJECT, mode: 'write' }, `timer.set(${delay}ms)`));
     if (kind === 'debounce') this.#toOpen.push(timer);
     // A poll wakes on the run's virtual clock, when every turn is blocked.
     if (kind === 'clock') timer.handle = this.#as(owner, () => setTimeout(() => this.#timers.get(m.id) === timer && this.#fire(timer), delay));

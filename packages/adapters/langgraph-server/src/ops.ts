@@ -12,8 +12,13 @@ import type { Server } from './server.js';
 
 /** What the world in this process gives the gates: its gate, and whose code is running. */
 export interface OpsHooks {
-  /** Waits at a gate of the running code's turn, declaring `access` (none: ordered with everything); reports it. */
+  /** Waits at a gate of the running code's turn, declaring `access` (none: ordered with everything). */
   readonly gate: (label: string, access: Access | undefined) => Promise<void>;
+  /**
+   * After a call of the ops' store: what it did, seen from the store (`opsText` before and after), never from its
+   * gate's declaration. Every call is given the whole store, so every call read it.
+   */
+  readonly touched: (label: string, wrote: boolean) => void;
   /** After a write that can end a run or let one start: turns waiting for their runs look again. */
   readonly changed: () => void;
 }
@@ -92,8 +97,13 @@ export function gateOps(server: Server, hooks: () => OpsHooks | undefined): void
   opsConn.with = async <T>(fn: (store: Record<string, any>) => T | Promise<T>): Promise<T> => {
     const call = operation.getStore() ?? 'ops';
     const access = call in CALLS ? CALLS[call] : WRITE;
-    if (access !== 'ungated') await hooks()?.gate(call, access);
-    return withStore(fn);
+    if (access === 'ungated') return withStore(fn);
+    const world = hooks();
+    await world?.gate(call, access);
+    const before = opsText(opsConn.data);
+    const result = await withStore(fn);
+    world?.touched(call, opsText(opsConn.data) !== before);
+    return result;
   };
 
   const next = ops.runs.next;
@@ -114,6 +124,15 @@ export function gateOps(server: Server, hooks: () => OpsHooks | undefined): void
       await claims.return(undefined);
     }
   };
+}
+
+/**
+ * The ops' state as text: what the check of declarations compares (`World.contents`, and each call of the store).
+ * A run's kwargs (its input, command and config) are set when it is created and never change after: left out.
+ */
+export function opsText(data: Record<string, any> | null | undefined): string {
+  const { runs = {}, threads, retry_counter } = data ?? {};
+  return JSON.stringify({ threads, retry_counter, runs: Object.values(runs as Record<string, Record<string, unknown>>).map(({ kwargs: _k, ...run }) => run) });
 }
 
 /** Spins until the clock is past the newest run's creation (at most a millisecond; nothing else runs meanwhile). */

@@ -31,7 +31,7 @@ import {
   type Interrupt,
   type TupleLike,
 } from '@approval-conformance/adapter-langgraph';
-import { OPS_KEY, type OpsHooks } from './ops.js';
+import { OPS_KEY, opsText, type OpsHooks } from './ops.js';
 import { drain, GRAPH_ID, type Server } from './server.js';
 import type { Wiring } from './wirings.js';
 
@@ -85,7 +85,11 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
       // The world's own set-up (the thread's creation) runs outside any turn, with nothing to interleave.
       if (turn === undefined) return;
       await env.gate(turn, label, access ? { access: [access] } : {});
-      if (access) env.accessed(access, label);
+    },
+    touched(label, wrote) {
+      if (whose.getStore() === undefined) return;
+      env.accessed({ key: OPS_KEY, mode: 'read' }, label);
+      if (wrote) env.accessed({ key: OPS_KEY, mode: 'write' }, label);
     },
     changed() {
       changes++;
@@ -291,12 +295,9 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
 
     async contents() {
       // The ops as one key (their gates declare one), the checkpoints by the keys the saver's gates declare.
-      // A run's kwargs (its input, command and config) are set when it is created and never change after.
-      const { runs = {}, threads, retry_counter } = opsConn.data ?? {};
-      const ops = { threads, retry_counter, runs: Object.values(runs as Record<string, Record<string, unknown>>).map(({ kwargs: _k, ...run }: Record<string, unknown>) => run) };
       return {
         ...saverContents({ saver: checkpointer }, book, wiring.guarded ? 'app' : 'record'),
-        [OPS_KEY]: JSON.stringify(ops),
+        [OPS_KEY]: opsText(opsConn.data),
         ...Object.fromEntries(records.records().map((r) => [`guard:${r.id}`, JSON.stringify(r)])),
       };
     },

@@ -95,6 +95,17 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
   const WHOLE: Access[] = [{ key: `${kind}:checkpoints`, mode: 'write' }];
   const write = (part: string): Access[] => (trace.keyedWrites ? [{ key: `${kind}:${part}`, mode: 'write' }] : WHOLE);
 
+  /**
+   * What each call of the saver did, as the check of declarations hears it: made here from the saver method that ran
+   * and the part its arguments name, never from what the gate declared. A read (`getTuple`, `list`) may see the whole
+   * thread; a `put` stores one checkpoint and a `putWrites` one task's writes (the whole record where the saver
+   * shares rows between checkpoints). Writes are also seen in the store itself, around each release (`contents`).
+   */
+  const observed = {
+    read: (call: string) => trace.accessed({ key: `${kind}:checkpoints`, mode: 'read' }, call),
+    stored: (call: string, part: string) => trace.accessed({ key: `${kind}:${trace.keyedWrites ? part : 'checkpoints'}`, mode: 'write' }, call),
+  };
+
   const threadOf = (config: Config) => String(config?.configurable?.['thread_id'] ?? '?');
 
   /**
@@ -108,8 +119,8 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const turn = turnOfCall(config);
       const gate = `checkpoint.getTuple(${threadOf(config)})`;
       await trace.gate(turn, gate, { access: READ });
-      trace.accessed(READ[0]!, gate);
       const tuple = await trace.external(super.getTuple(config));
+      observed.read(gate);
       const pending = pendingApprovals(tuple);
       const { version, seen } = trace.book();
       for (const approvalId of trace.report ? inOrder(trace.approvals) : []) {
@@ -131,8 +142,8 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const name = cp(checkpoint.id);
       const gate = `checkpoint.put(${threadOf(config)}, ${name})`;
       await trace.gate(turn, gate, { access: write(name) });
-      trace.accessed(write(name)[0]!, gate);
       const result = await trace.external(super.put(config, checkpoint, ...rest));
+      observed.stored(gate, name);
       await this[WROTE](turn, gate, config);
       return result;
     }
@@ -143,15 +154,15 @@ export function gatedSaverClass(Base: SaverClass, trace: SaverTrace): SaverClass
       const where = cp(config?.configurable?.['checkpoint_id']);
       const gate = `checkpoint.putWrites(${threadOf(config)}, ${where}, ${channels})`;
       await trace.gate(turn, gate, { access: write(`${where}/${task(taskId)}`) });
-      trace.accessed(write(`${where}/${task(taskId)}`)[0]!, gate);
       const result = await trace.external(super.putWrites(config, writes, taskId));
+      observed.stored(gate, `${where}/${task(taskId)}`);
       await this[WROTE](turn, gate, config);
       return result;
     }
 
     /** A listing (the state's history), not gated: reported, so that a turn that lists is seen to read. */
     async *list(config: Config, ...rest: unknown[]) {
-      trace.accessed(READ[0]!, `checkpoint.list(${threadOf(config)})`);
+      observed.read(`checkpoint.list(${threadOf(config)})`);
       yield* super.list(config, ...rest);
     }
 

@@ -31,8 +31,7 @@ export class OneTimeApprovals {
   async add(turn: string, fingerprint: string): Promise<void> {
     const label = 'approvedFingerprints.add';
     await this.#gate(turn, label, { access: [this.#access] });
-    this.#accessed?.(this.#access, label);
-    this.#approved.add(fingerprint);
+    this.#observed(label, () => this.#approved.add(fingerprint));
   }
 
   /** The agent's `beforeToolCall` hook, as the docs write it: a sensitive call runs only if its fingerprint was approved. */
@@ -40,12 +39,23 @@ export class OneTimeApprovals {
     if (!needsApproval(toolName)) return undefined;
     const label = 'approvedFingerprints.delete';
     await this.#gate(currentRequest().turn, label, { access: [this.#access] });
-    this.#accessed?.(this.#access, label);
-    if (!this.#approved.delete(actionFingerprint(toolName, input))) {
+    if (!this.#observed(label, () => this.#approved.delete(actionFingerprint(toolName, input)))) {
       return { proceed: false, output: `Tool call blocked: approval did not match ${toolName} arguments.` };
     }
     return undefined;
   };
+
+  /**
+   * One operation on the Set, reported for the check of declarations from what it did to the Set (never from the
+   * gate's declaration): it looked the fingerprint up, and wrote the Set if its contents changed.
+   */
+  #observed<T>(label: string, work: () => T): T {
+    const before = this.contents()[this.#access.key];
+    const result = work();
+    this.#accessed?.({ key: this.#access.key, mode: 'read' }, label);
+    if (this.contents()[this.#access.key] !== before) this.#accessed?.({ key: this.#access.key, mode: 'write' }, label);
+    return result;
+  }
 
   /** The Set by the key its gates declare, for the check of declarations. */
   contents(): Record<string, string> {

@@ -136,23 +136,36 @@ export function gateWorkflows(domain: Any, book: RecordBook, trace: StorageTrace
       if (!request || typeof runId !== 'string') return call(...args);
       const gate = `${name}(${workflowName ?? '*'}/${trace.names.name(runId)})`;
       // Each run's rows are its own: the access names the run, exactly (a read of one run commutes with a write of another).
-      const access: Access = { key: `${trace.report ? 'record' : 'app'}:${trace.names.name(runId)}`, mode, exact: true };
+      const key = `${trace.report ? 'record' : 'app'}:${trace.names.name(runId)}`;
       if (mode === 'read' && request.viewed.has(runId)) {
-        trace.declare(access);
-        trace.accessed(access, gate);
-        return call(...args);
+        trace.declare({ key, mode, exact: true });
+        return observed(gate, key, workflowName, runId, () => call(...args));
       }
       if (mode === 'read') request.viewed.add(runId);
       const turn = request.turn;
-      await trace.gate(turn, gate, { access: [access] });
-      trace.accessed(access, gate);
-      const result = await trace.external(Promise.resolve(call(...args)));
+      await trace.gate(turn, gate, { access: [{ key, mode, exact: true }] });
+      const result = await observed(gate, key, workflowName, runId, () => trace.external(Promise.resolve(call(...args))));
       // Mastra's resume claim: a status update that names the status it expects, which lands only if it still holds.
       const conditional = name === 'updateWorkflowState' && args[0]?.opts?.expectedStatus !== undefined;
       await report(turn, gate, runId, conditional && !result ? 'read' : mode, conditional);
       return result;
     };
   }
+  /**
+   * Runs one call of the domain and reports what it did to the run's rows, seen from the rows (the domain's own
+   * `loadWorkflowSnapshot` before and after), never from the gate's declaration: every call looks the run up (a
+   * read), and one after which the rows differ wrote them. InMemoryStore also changes a run's snapshot in place
+   * between calls (`changesInPlace`): what the call itself changed is what this compares.
+   */
+  async function observed<T>(call: string, key: string, workflowName: string | undefined, runId: string, work: () => Promise<T>): Promise<T> {
+    const rows = async () => JSON.stringify(workflowName === undefined ? null : await read(workflowName, runId));
+    const before = await rows();
+    const result = await work();
+    trace.accessed({ key, mode: 'read', exact: true }, call);
+    if ((await rows()) !== before) trace.accessed({ key, mode: 'write', exact: true }, call);
+    return result;
+  }
+
   /** After an access to run `runId`'s rows: what they now say about its approvals. */
   async function report(actor: string, gate: string, runId: string, mode: 'read' | 'write', conditional = false) {
     if (!trace.report) return;

@@ -29,15 +29,15 @@ export class GatedStore {
 
   async create(turn: string, approvalId: string, action: Action, world: string): Promise<void> {
     await this.#gate(turn, `store.create(${approvalId})`, { access: record(approvalId, 'write') });
-    this.#call(approvalId, 'write', 'create');
     const { from, version } = await this.#io(this.#store.create(approvalId, action, world));
+    this.#call(approvalId, 'write', 'create');
     this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state: 'unspent' });
   }
 
   async read(turn: string, approvalId: string): Promise<StoredApproval | undefined> {
     await this.#gate(turn, `store.read(${approvalId})`, { access: record(approvalId, 'read') });
-    this.#call(approvalId, 'read', 'read');
     const found = await this.#io(this.#store.read(approvalId));
+    this.#call(approvalId, 'read', 'read');
     this.#history.emit({
       kind: 'record-read',
       actor: turn,
@@ -50,8 +50,8 @@ export class GatedStore {
 
   async write(turn: string, approvalId: string, state: ApprovalState): Promise<void> {
     await this.#gate(turn, `store.write(${approvalId}, ${state})`, { access: record(approvalId, 'write') });
-    this.#call(approvalId, 'write', 'write');
     const { from, version } = await this.#io(this.#store.write(approvalId, state));
+    this.#call(approvalId, 'write', 'write');
     this.#history.emit({ kind: 'record-write', actor: turn, approvalId, version, from, state });
   }
 
@@ -59,8 +59,9 @@ export class GatedStore {
     await this.#gate(turn, `store.compareAndSet(${approvalId}, ${expected} -> ${next})`, {
       access: record(approvalId, 'write'),
     });
-    this.#call(approvalId, 'write', 'compareAndSet');
     const result = await this.#io(this.#store.compareAndSet(approvalId, expected, next));
+    // What the store answered: a compare-and-set that lost only read.
+    this.#call(approvalId, result.ok ? 'write' : 'read', 'compareAndSet');
     if (result.ok) {
       this.#history.emit({
         kind: 'record-write',
@@ -92,9 +93,12 @@ export class GatedStore {
     };
   }
 
-  /** Reports a call of the store as it is made, from what the call is (not from what its gate declares). */
+  /**
+   * Reports a call of the store once the store has answered, from what the call did (a write's new version, a
+   * compare-and-set's outcome), never from what its gate declares.
+   */
   #call(approvalId: string, mode: Access['mode'], call: string): void {
-    this.#accessed(record(approvalId, mode)[0]!, `store.${call}(${approvalId})`);
+    this.#accessed({ key: `record:${approvalId}`, mode }, `store.${call}(${approvalId})`);
   }
 }
 

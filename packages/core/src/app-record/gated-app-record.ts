@@ -81,7 +81,6 @@ export class GatedAppRecord<T> {
   async load(turn: string): Promise<T | undefined> {
     const gate = `${this.#spec.name}.load(${this.#spec.id})`;
     await this.#trace.gate(turn, gate, { access: [{ key: this.key, mode: 'read' }] });
-    this.#trace.accessed?.({ key: this.key, mode: 'read' }, gate);
     return this.#read(turn, gate);
   }
 
@@ -99,15 +98,18 @@ export class GatedAppRecord<T> {
   ): Promise<R> {
     const gate = `${this.#spec.name}.${name}(${this.#spec.id})`;
     await this.#trace.gate(turn, gate, { access: [{ key: this.key, mode: 'write' }] });
-    this.#trace.accessed?.({ key: this.key, mode: 'write' }, gate);
     const { value, result } = change(this.#read(turn, gate));
-    if (value !== undefined) this.put(turn, gate, value, options.blind !== true);
+    if (value !== undefined) this.#store(turn, gate, value, options.blind !== true);
     return result;
   }
 
-  /** The stored value, each approval it says something of reported as read. */
+  /**
+   * The stored value, each approval it says something of reported as read. The check of declarations hears of the
+   * backing's read here, where it happens, never from what the gate declared (`WorldEnv.accessed`).
+   */
   #read(turn: string, gate: string): T | undefined {
     const value = this.peek();
+    this.#trace.accessed?.({ key: this.key, mode: 'read' }, gate);
     const states = this.states(value);
     if (!this.#trace.report) return value;
     for (const approvalId of this.#known) {
@@ -121,8 +123,13 @@ export class GatedAppRecord<T> {
   async save(turn: string, value: T): Promise<void> {
     const gate = `${this.#spec.name}.save(${this.#spec.id})`;
     await this.#trace.gate(turn, gate, { access: [{ key: this.key, mode: 'write' }] });
+    this.#store(turn, gate, value);
+  }
+
+  /** A gated write: stored (`put`), and the backing's write reported where it happens, as `#read` reports a read. */
+  #store(turn: string, gate: string, value: T, conditional = false): void {
+    this.put(turn, gate, value, conditional);
     this.#trace.accessed?.({ key: this.key, mode: 'write' }, gate);
-    this.put(turn, gate, value);
   }
 
   /** A write past the gates (the record's holder tampering with it), reported like a save. */
