@@ -47,6 +47,12 @@ describe('runArgs', () => {
     expect(runArgs({ reduce: false, resume: true, json: 'x.json' })).toContain('--no-reduce');
     expect(runArgs({ reduce: [] })).toContain('none');
   });
+
+  it('checks contents unless told not to (--no-check-contents)', () => {
+    expect(runArgs({})).not.toContain('--no-check-contents');
+    expect(runArgs({ checkContents: true })).not.toContain('--no-check-contents');
+    expect(runArgs({ checkContents: false })).toContain('--no-check-contents');
+  });
 });
 
 describe('run', () => {
@@ -82,6 +88,8 @@ describe('run', () => {
     ]);
     expect(table).toContain('reference@0.0.0');
     expect((await readResults(file)).cells).toEqual(results.cells);
+    // Contents checked, as by default: the results say so.
+    expect(results.options?.checkContents).toBe(true);
   });
 
   it('leaves no temporary file behind when no json is asked for, and shows progress only when not quiet', async () => {

@@ -44,7 +44,10 @@ export interface RunOptions {
   readonly maxSchedules?: number;
   /** The explorer's reductions: all but `bound` (true, the default), none (false), or these. */
   readonly reduce?: boolean | readonly Reduction[];
-  /** Also check every release's changes of the world's state against its declaration (`--check-contents`). */
+  /**
+   * Check every release's changes of the world's state against its declaration: true, the default, as the CLI does;
+   * false is `--no-check-contents` (about 15% faster; the results' `options.checkContents` says which).
+   */
   readonly checkContents?: boolean;
   /** A PostgreSQL server for the `postgres` store. */
   readonly postgres?: string;
@@ -93,7 +96,7 @@ export function runArgs(options: RunOptions): string[] {
   number('max-schedules', options.maxSchedules);
   if (options.reduce === false) args.push('--no-reduce');
   else if (Array.isArray(options.reduce)) list('reduce', options.reduce.length === 0 ? 'none' : options.reduce);
-  if (options.checkContents) args.push('--check-contents');
+  if (options.checkContents === false) args.push('--no-check-contents');
   if (options.postgres !== undefined) args.push('--postgres', options.postgres);
   if (options.quiet ?? true) args.push('--quiet');
   return args;

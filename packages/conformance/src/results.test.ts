@@ -1,5 +1,5 @@
 // results.json validates against its JSON Schema: a real run's file, with passes, fails and n/a cells.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { PROPERTY_IDS, SCENARIO_IDS } from '@approval-conformance/core';
 import { cell, failing, results } from './results.fixtures.js';
+import { readResults } from './results.js';
 import { cli } from './run-io.fixtures.js';
 
 const schema = JSON.parse(await readFile(new URL('../schema/results.v2.schema.json', import.meta.url), 'utf8'));
@@ -22,6 +23,15 @@ describe('results.v2.schema.json', () => {
     const data = JSON.parse(await readFile(file, 'utf8'));
     expect(data.cells.map((c: { verdict: string }) => c.verdict)).toEqual(expect.arrayContaining(['fail', 'not-applicable']));
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    expect(data.options.checkContents).toBe(true);
+  });
+
+  it('takes options that record whether contents were checked, and older options that do not say', () => {
+    const options = { scenarios: ['double-resume'], mode: 'exhaustive', seed: 1, reduce: true };
+    for (const said of [{ checkContents: true }, { checkContents: false }, {}]) {
+      expect(validate({ ...results([failing('6.0.0')]), options: { ...options, ...said } }), JSON.stringify(said)).toBe(true);
+    }
+    expect(validate({ ...results([failing('6.0.0')]), options: { ...options, checkContents: 'yes' } })).toBe(false);
   });
 
   // A scenario or property the schema does not list makes every results file that has one unreadable (`report`,
@@ -47,5 +57,20 @@ describe('results.v2.schema.json', () => {
     expect(validate(results([fail]))).toBe(false);
     expect(validate(results([cell({ version: '6.0.0', verdict: 'error' })]))).toBe(false);
     expect(validate(results([cell({ version: '6.0.0', verdict: 'error', reason: 'the worker process exited with code 3' })]))).toBe(true);
+  });
+});
+
+describe('readResults', () => {
+  // Options that do not say were written before run recorded it, when run did not check contents unless asked.
+  it('reads options that do not say whether contents were checked as made without, and keeps those that say', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-results-'));
+    const options = { scenarios: ['double-resume'], mode: 'exhaustive', seed: 1, reduce: true };
+    const read = async (name: string, data: object) => {
+      await writeFile(join(dir, name), JSON.stringify(data));
+      return readResults(join(dir, name));
+    };
+    expect((await read('old.json', { ...results([failing('6.0.0')]), options })).options).toEqual({ ...options, checkContents: false });
+    expect((await read('new.json', { ...results([failing('6.0.0')]), options: { ...options, checkContents: true } })).options?.checkContents).toBe(true);
+    expect((await read('none.json', results([failing('6.0.0')]))).options).toBeUndefined();
   });
 });

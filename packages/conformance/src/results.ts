@@ -72,7 +72,16 @@ export interface RunOptions {
   readonly maxSchedules?: number;
   /** The explorer's reductions: the default ones (true), none (false), or the names of those used (`commute`, `bound`). */
   readonly reduce: boolean | readonly ('commute' | 'source-sets' | 'bound' | 'symmetry')[];
+  /**
+   * Whether each world's state was read around every release, every key a release changed having to be declared
+   * written (`run` checks by default; `--no-check-contents` does not). Absent means false: results written before
+   * `run` recorded it were made without (its `--check-contents` was not recorded); `readResults` fills it in.
+   */
+  readonly checkContents?: boolean;
 }
+
+/** Whether the run checked contents; options that do not say were made without (see `RunOptions.checkContents`). */
+export const contentsChecked = (options: RunOptions | undefined): boolean => options?.checkContents ?? false;
 
 /** A shard's part of a split run (`run --shard I/N`): which part, and the whole split, for `merge` to check. */
 export interface ShardInfo {
@@ -158,6 +167,9 @@ export async function readResults(file: string): Promise<ResultsFile> {
     if (seen.has(cell.id)) throw new UsageError(`'${file}' is not a valid results file: cell '${cell.id}' appears twice. Nothing was written.`);
     seen.add(cell.id);
   }
+  // Options that do not say whether contents were checked come from before `run` checked them by default: without.
+  // Filled in, so that a resumed run, a merge and a report compare and show it as they do a newer file's.
+  if (read.options && read.options.checkContents === undefined) return { ...read, options: { ...read.options, checkContents: false } };
   return read;
 }
 

@@ -77,6 +77,8 @@ describe('approval-conformance run', () => {
     const results = JSON.parse(await readFile(join(dir, 'run', 'results.json'), 'utf8')) as { updated: string };
     const written = await readFile(join(dir, 'run', 'README.md'), 'utf8');
     expect(written).toContain(`last cell written ${results.updated}.`);
+    // Contents are checked by default, and the report says so.
+    expect(written).toContain('Contents were checked: ');
     expect(await cli('report', join(dir, 'run', 'results.json'), '--out', join(dir, 'again'))).toMatchObject({ code: 0 });
     expect(await readFile(join(dir, 'again', 'README.md'), 'utf8')).toBe(written);
   });
@@ -107,6 +109,8 @@ describe('approval-conformance run', () => {
       },
     ]);
     expect(results).toMatchObject({ planned: ['reference@0.0.0'], complete: true });
+    // The options it ran with, contents checked as by default.
+    expect(results.options).toEqual({ scenarios: expect.arrayContaining(['double-resume']), wirings: ['after-snapshot', 'cas-fresh'], stores: ['memory'], mode: 'exhaustive', seed: 1, reduce: true, checkContents: true });
     const amo = results.cells.find((c: { id: string }) => c.id === 'reference@0.0.0/after-snapshot/memory/double-resume/at-most-once');
     expect(amo).toMatchObject({
       framework: 'reference',

@@ -18,11 +18,11 @@ const run = (json: string, ...more: string[]) =>
 const cellsOf = async (file: string) => (JSON.parse(await readFile(file, 'utf8')) as { cells: ResultCell[] }).cells;
 const withoutTime = (cells: readonly ResultCell[]) => cells.map(({ ms: _, ...cell }) => cell);
 
-/** Where the unit's exploration stood part-way, as the runner explores it (`checkContents` off). */
+/** Where the unit's exploration stood part-way, as the runner explores it (contents checked, as `run` does by default). */
 async function checkpointsOfUnit(): Promise<CellCheckpoint[]> {
   const states: CellCheckpoint[] = [];
   const subject = { adapter: referenceAdapter, wiring: 'after-fresh-serial', store: 'memory', scenario: SCENARIOS.get('double-resume')! };
-  await exploreCell(subject, { checkContents: false }, { save: (take) => void states.push(take()) });
+  await exploreCell(subject, { checkContents: true }, { save: (take) => void states.push(take()) });
   return states;
 }
 

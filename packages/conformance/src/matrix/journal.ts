@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { arch, availableParallelism, platform, release } from 'node:os';
 import semver from 'semver';
 import { FRAMEWORK_NAMES } from '../frameworks.js';
-import { readResults, writeResults, type Environment, type ResultCell, type ResultTarget, type RunOptions, type ShardInfo } from '../results.js';
+import { contentsChecked, readResults, writeResults, type Environment, type ResultCell, type ResultTarget, type RunOptions, type ShardInfo } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { unitKey } from './protocol.js';
 
@@ -92,6 +92,15 @@ export class Journal {
       return fresh;
     }
     const previous = await readResults(file);
+    // Cells checked for contents and cells not would read as one run's, which checked them or did not: refuse, and
+    // say how to go on. A file that does not say was made without (`readResults`).
+    const [was, now] = [contentsChecked(previous.options), contentsChecked(options)];
+    if (was !== now) {
+      throw new UsageError(
+        `${file} was run ${was ? 'checking contents' : 'without checking contents (--no-check-contents, or before run checked them by default)'}, and this run ${now ? 'checks them' : 'does not'}: the cells would mix. ` +
+          `Resume it ${was ? 'without --no-check-contents' : 'with --no-check-contents'}, or write to a new file.`,
+      );
+    }
     // Cells from other options would mix with these and read as one run: refuse. With --extend, the lists of what
     // to run (wirings, stores, scenarios) may grow: the cells kept are the same units either way. Not the properties:
     // a unit that ran is not run again, so a property added would be missing from it.

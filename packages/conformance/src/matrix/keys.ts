@@ -112,7 +112,8 @@ function explorationOf(options: ExploreOptions) {
     seed: options.seed ?? null,
     maxSchedules: options.maxSchedules ?? null,
     reduce: options.reduce ?? true,
-    checkContents: options.checkContents ?? false,
+    // Core checks contents unless told not to: a unit explored with the option unset checked them.
+    checkContents: options.checkContents ?? true,
   };
 }
 

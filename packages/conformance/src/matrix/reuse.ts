@@ -19,6 +19,9 @@ export interface Reused {
 
 const keyOf = (t: { framework: string; version: string }) => `${t.framework}@${t.version}`;
 
+/** Whether a unit explored with `options` checks contents: unset, core checks them (keys.ts says so too). */
+const checksContents = (options: ExploreOptions) => options.checkContents ?? true;
+
 /** Why the parts of a key differ between RESULTS' record of a version and this run, in words; undefined if they agree. */
 function partsDiffer(before: KeyParts | undefined, now: KeyParts): string | undefined {
   if (!before) return 'RESULTS recorded no keys for it (written before --reuse existed, or by a local build)';
@@ -55,6 +58,8 @@ export function reuseFor(
   const units = new Map<string, readonly ResultCell[]>();
   let unfinished = 0;
   let otherOptions = 0;
+  /** Units whose key is this run's but for checking contents: the option named, as `run` changed its default. */
+  let otherContents = 0;
   for (const [key, cells] of byUnit) {
     const { wiring, store, scenario } = cells[0]!;
     const spec = SCENARIOS.get(scenario);
@@ -65,8 +70,11 @@ export function reuseFor(
     if (properties.length === 0) continue;
     const digest = unitDigest(parts, { wiring, store, scenario, properties }, options);
     const same = cells.length === properties.length && properties.every((p) => cells.some((c) => c.property === p && c.key === digest));
-    if (!same) otherOptions++;
-    else if (cells.some((c) => c.verdict === 'error' || c.verdict === 'timeout')) unfinished++;
+    if (!same) {
+      const flipped = unitDigest(parts, { wiring, store, scenario, properties }, { ...options, checkContents: !checksContents(options) });
+      if (cells.some((c) => c.key === flipped)) otherContents++;
+      else otherOptions++;
+    } else if (cells.some((c) => c.verdict === 'error' || c.verdict === 'timeout')) unfinished++;
     else units.set(key, cells);
   }
   // Every unit of the version's plan copied: the plan is the same when RESULTS asked for it the same way.
@@ -76,7 +84,11 @@ export function reuseFor(
     units.size === before.units &&
     JSON.stringify(planFilters(results.options)) === JSON.stringify(planFilters(filters));
   if (samePlan) return { whole: before, units };
+  const checked = checksContents(options);
   const whys = [
+    ...(otherContents
+      ? [`${otherContents} unit${otherContents === 1 ? '' : 's'} ran ${checked ? 'without checking contents there (this run checks them)' : 'checking contents there (this run does not: --no-check-contents)'}`]
+      : []),
     ...(otherOptions ? [`${otherOptions} unit${otherOptions === 1 ? '' : 's'} ran with other options or properties there`] : []),
     ...(unfinished ? [`${unfinished} ended in error or timeout there`] : []),
   ];

@@ -12,7 +12,7 @@ import { FRAMEWORK_REPROS, reproDir, reproFor } from '../repro/index.js';
 import { urlPart } from './escape.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
 import { answerFailures } from './index-page.js';
-import { runFlags } from './run-options.js';
+import { contentsSentence, runFlags } from './run-options.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
 
 /**
@@ -126,8 +126,9 @@ export async function writeReports(dir: string, given: ReportInput, meta: Report
     ? `Suite ${env.suite}, Node ${env.node}, ${env.os} (${env.arch}, ${env.cpus} cores)${meta.updated ? `, last cell written ${meta.updated}` : ''}.${engines} Raw data: [${data}](${data}).`
     : `Raw data: [${data}](${data}).`;
   const flags = input.options ? runFlags(input.options) : undefined;
-  const plain = environment.replace(`[${data}](${data})`, data) + (flags ? ` Run with: ${flags}.` : '');
-  const markdown = environment + (flags ? ` Run with \`${flags}\`.` : '');
+  const contents = contentsSentence(input.options);
+  const plain = environment.replace(`[${data}](${data})`, data) + (flags ? ` Run with: ${flags}.` : '') + ` ${contents}`;
+  const markdown = environment + (flags ? ` Run with \`${flags}\`.` : '') + ` ${contents}`;
   // Every path is checked before the first file is written, so a bad name never leaves half a report.
   const pages: [string, () => string][] = [
     [inside(dir, 'README.md'), () => indexPage(input, markdown)],
