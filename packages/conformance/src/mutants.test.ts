@@ -6,7 +6,7 @@
 // compares: the unreduced explorer ignores declarations). A mutant nothing catches is a hole in the suite's trust,
 // and fails here.
 import { afterEach, describe, expect, it } from 'vitest';
-import { exploreCell, GatedAppRecord, SCENARIOS, type Access, type Adapter, type GateOptions, type ScenarioId } from '@approval-conformance/core';
+import { exploreCell, GatedAppRecord, SCENARIOS, type Access, type Adapter, type ExploreOptions, type GateOptions, type ScenarioId } from '@approval-conformance/core';
 import { MemoryGuardStore } from '@approval-conformance/guard';
 import { referenceAdapter, WIRINGS } from '@approval-conformance/adapter-reference';
 import { langgraphAdapter, pinnedLib as langgraphLib } from '@approval-conformance/adapter-langgraph';
@@ -78,8 +78,14 @@ function mutated(adapter: Adapter, mutation: GateMutation | undefined, noDeclare
 
 type Outcome = Record<string, string>;
 
+/**
+ * The options `run` explores a cell with when given none (`commands/run.ts`): every schedule, every reduction, contents
+ * checked. A mutant must die on that path, not only under `audit`.
+ */
+const RUN_DEFAULTS: ExploreOptions = { mode: 'exhaustive', seed: 1, reduce: true, checkContents: true };
+
 async function outcome(adapter: Adapter, wiring: string, store: string, scenario: ScenarioId): Promise<Outcome> {
-  const cell = await exploreCell({ adapter, wiring, store, scenario: SCENARIOS.get(scenario)! });
+  const cell = await exploreCell({ adapter, wiring, store, scenario: SCENARIOS.get(scenario)! }, RUN_DEFAULTS);
   return Object.fromEntries(cell.verdicts.map((v) => [v.property, `${v.verdict} ${v.counterexample?.steps ?? ''} ${v.reason ?? ''}`.trim()]));
 }
 

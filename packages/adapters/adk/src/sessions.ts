@@ -139,12 +139,13 @@ export class Sessions {
 
   /**
    * Runs one call of the service and reports what it did to the stored session, seen from the store, never from the
-   * gate's declaration: every call looks the session up (a read), and a call after which the stored events differ
-   * wrote them. Where reading the store back is not cheap (a database), only an append is compared, and a read of
-   * the database service is taken to write nothing (its `getSession` only selects).
+   * gate's declaration: every call looks the session up (a read). Where the store is cheap to read (memory), what a
+   * release wrote is seen around it (`contents`); on a database, where nothing reads the store around releases, a
+   * call after which the stored events differ wrote them (only appends are compared: the database service's
+   * `getSession` only selects).
    */
   async #observed<T>(call: string, work: () => T | Promise<T>): Promise<T> {
-    const compare = this.backing.cheap || call.startsWith('appendEvent');
+    const compare = !this.backing.cheap && call.startsWith('appendEvent');
     const before = compare ? JSON.stringify(await this.events()) : undefined;
     const result = await this.trace.external(Promise.resolve(work()));
     this.trace.accessed({ key: this.#key(), mode: 'read' }, call);

@@ -15,10 +15,11 @@ export interface OpsHooks {
   /** Waits at a gate of the running code's turn, declaring `access` (none: ordered with everything). */
   readonly gate: (label: string, access: Access | undefined) => Promise<void>;
   /**
-   * After a call of the ops' store: what it did, seen from the store (`opsText` before and after), never from its
-   * gate's declaration. Every call is given the whole store, so every call read it.
+   * After a call of the ops' store: it read the store (every call is handed the whole of it), reported whatever its
+   * gate declared. What it wrote is seen in the store itself, around each release (`World.contents`, `opsText`):
+   * comparing the store around each call as well cost the server's cells about half their time again.
    */
-  readonly touched: (label: string, wrote: boolean) => void;
+  readonly touched: (label: string) => void;
   /** After a write that can end a run or let one start: turns waiting for their runs look again. */
   readonly changed: () => void;
 }
@@ -100,9 +101,8 @@ export function gateOps(server: Server, hooks: () => OpsHooks | undefined): void
     if (access === 'ungated') return withStore(fn);
     const world = hooks();
     await world?.gate(call, access);
-    const before = opsText(opsConn.data);
     const result = await withStore(fn);
-    world?.touched(call, opsText(opsConn.data) !== before);
+    world?.touched(call);
     return result;
   };
 
@@ -127,7 +127,7 @@ export function gateOps(server: Server, hooks: () => OpsHooks | undefined): void
 }
 
 /**
- * The ops' state as text: what the check of declarations compares (`World.contents`, and each call of the store).
+ * The ops' state as text: what the check of declarations compares around each release (`World.contents`).
  * A run's kwargs (its input, command and config) are set when it is created and never change after: left out.
  */
 export function opsText(data: Record<string, any> | null | undefined): string {

@@ -86,10 +86,8 @@ export async function createWorld(server: Server, wiring: Wiring, env: WorldEnv)
       if (turn === undefined) return;
       await env.gate(turn, label, access ? { access: [access] } : {});
     },
-    touched(label, wrote) {
-      if (whose.getStore() === undefined) return;
-      env.accessed({ key: OPS_KEY, mode: 'read' }, label);
-      if (wrote) env.accessed({ key: OPS_KEY, mode: 'write' }, label);
+    touched(label) {
+      if (whose.getStore() !== undefined) env.accessed({ key: OPS_KEY, mode: 'read' }, label);
     },
     changed() {
       changes++;

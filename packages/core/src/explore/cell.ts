@@ -65,8 +65,8 @@ export interface ExploreOptions {
   readonly seed?: number;
   /**
    * Read the world's state around every release, where the world can (`World.contents`), and make the cell `error`
-   * when a release changed a key it did not declare. Default true (tests, `audit`); the runner leaves it out unless
-   * asked (`run --check-contents`: about 15% more time on the default matrix, `pnpm bench:contents`). The events
+   * when a release changed a key it did not declare. Default true: tests, `audit` and `run` (which `run
+   * --no-check-contents` turns off). The events
    * recorded and the store calls reported are checked against the declarations whatever this says, and a world whose
    * store changes in place is read around its releases either way (`World.changesInPlace`).
    */
