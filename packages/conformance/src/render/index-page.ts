@@ -48,12 +48,22 @@ function triageLinks(f: Inline, cell: ResultCell | undefined, triage: readonly T
   return entries.map((e) => ` (${f.link(f.text('tracked'), e.link, e.note)})`).join('');
 }
 
+/**
+ * Whether the framework's own fix keeps more than its safest other documented wiring: then the fix is the one marked
+ * safest, so that a reader going down the column never picks the worse of the two.
+ */
+const fixIsSafest = (a: ReturnType<typeof frameworkAnswers>[number]) => a.remedy !== undefined && (a.safest === undefined || share(a.remedy) > share(a.safest));
+
+/** The documented wiring (the framework's own fix included) that keeps the most: what "safest" names. */
+const safestOf = (a: ReturnType<typeof frameworkAnswers>[number]) => (fixIsSafest(a) ? a.remedy : a.safest);
+
 /** The wirings the one-minute answer shows for a framework, each with its role. */
 function shownRoles(a: ReturnType<typeof frameworkAnswers>[number]): [string, WiringOutcome][] {
   const shown: [string, WiringOutcome][] = [];
-  if (a.docsDefault) shown.push([a.docsDefault === a.safest ? 'default and safest' : 'default', a.docsDefault]);
-  if (a.safest && a.safest !== a.docsDefault) shown.push(['safest', a.safest]);
-  if (a.remedy) shown.push([OWN_FIX, a.remedy]);
+  const fixFirst = fixIsSafest(a);
+  if (a.docsDefault) shown.push([a.docsDefault === a.safest && !fixFirst ? 'default and safest' : 'default', a.docsDefault]);
+  if (a.safest && a.safest !== a.docsDefault) shown.push([fixFirst ? 'best without the fix' : 'safest', a.safest]);
+  if (a.remedy) shown.push([fixFirst ? `safest: ${OWN_FIX}` : OWN_FIX, a.remedy]);
   if (a.fix) shown.push(['guarded', a.fix]);
   return shown;
 }
@@ -99,10 +109,9 @@ const MARK: Record<PropertyOutcome['status'], string> = {
 /** How many properties a wiring keeps, as a share of those it was judged on (for ranking). */
 const share = (w: WiringOutcome | undefined) => (w && w.judged > 0 ? w.holding / w.judged : -1);
 
-/** The frameworks, the one whose safest documented wiring (or own fix) keeps the most first. */
+/** The frameworks, the one whose safest documented wiring (or own fix) keeps the most first: the grid's order. */
 function ranked(answers: ReturnType<typeof frameworkAnswers>) {
-  const best = (a: (typeof answers)[number]) => Math.max(share(a.safest), share(a.remedy));
-  return [...answers].sort((a, b) => best(b) - best(a) || a.framework.localeCompare(b.framework));
+  return [...answers].sort((a, b) => share(safestOf(b)) - share(safestOf(a)) || a.framework.localeCompare(b.framework));
 }
 
 const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
@@ -118,8 +127,13 @@ function headline(answers: ReturnType<typeof frameworkAnswers>, properties: read
       .slice(0, 1)
       .map((w) => `${a.framework} (${w.wiring})`),
   );
-  const documented = answers.map((a) => a.safest).filter((w): w is WiringOutcome => w !== undefined);
+  const documented = answers.map(safestOf).filter((w): w is WiringOutcome => w !== undefined);
   const guarded = answers.map((a) => a.fix).filter((w): w is WiringOutcome => w !== undefined);
+  // What the guard still fails, where every such failure has its records in memory: said, since a durable store is
+  // what the guard's README asks for.
+  const guardFails = [...new Set(guarded.flatMap((w) => [...w.properties].filter(([, o]) => o.status === 'fails').map(([p]) => p)))];
+  const onlyInMemory = guardFails.length > 0 && guarded.every((w) => [...w.properties.values()].every((o) => o.failing.every((c) => c.store === 'memory')));
+  const inMemory = onlyInMemory ? `, and it fails ${listed(guardFails)} only with its records in memory` : '';
   const range = (ws: readonly WiringOutcome[]) => {
     const lows = ws.map((w) => `${w.holding} of ${w.judged}`);
     const sorted = [...ws].sort((a, b) => share(a) - share(b));
@@ -134,7 +148,7 @@ function headline(answers: ReturnType<typeof frameworkAnswers>, properties: read
       : keeping.length === 0
         ? `Of the ${answers.length} frameworks here, at their newest version, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
         : `Of the ${answers.length} frameworks here, at their newest version, ${keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} ${keeping.length === 1 ? 'has' : 'have'}`} a documented wiring that keeps an approved action to one run under every schedule explored.`;
-  const second = documented.length > 0 ? ` The safest documented wiring${one !== undefined ? '' : ' of each'} keeps ${range(documented)} properties${guarded.length > 0 ? `; with the approval guard added, ${range(guarded)}` : ''}.` : '';
+  const second = documented.length > 0 ? ` The safest documented wiring${one !== undefined ? '' : ' of each'} keeps ${range(documented)} properties${guarded.length > 0 ? `; with the approval guard added, ${range(guarded)}${inMemory}` : ''}.` : '';
   return first + second;
 }
 
@@ -172,7 +186,7 @@ function summaryTable(f: Inline, input: ReportInput): Block[] {
     {
       kind: 'p',
       inline: f.text(
-        "Each framework at its newest version, the closest to safe first: the wiring its docs show first (default), the documented wiring that keeps the most properties (safest), " +
+        "Each framework at its newest version, the closest to safe first: the wiring its docs show first (default), the documented wiring that keeps the most properties (safest; where the framework's own fix keeps more, the fix is the one marked safest, and the other reads best without the fix), " +
           "the framework's own fix where its docs or examples show one (with its page), and the documented pattern with the approval guard added (guarded: our fix). " +
           '✓ holds under every schedule of every scenario and store; ✗ fails (it links to the shortest failure\'s story); ◐ holds where explored, not every schedule; ! no verdict (error or timeout); · not checked. ' +
           'Below, per framework, each failure in one line, with where its docs or tracker admit it and a standalone reproduction.',
@@ -222,14 +236,17 @@ function wiringItem(f: Inline, title: string, w: WiringOutcome, triage: readonly
 /** Per framework: the docs' default, the safest documented wiring, the fix, and what the framework itself says. */
 function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
   const blocks: Block[] = [];
-  for (const a of frameworkAnswers(input.targets, input.cells)) {
+  // In the grid's order, closest to safe first.
+  for (const a of ranked(frameworkAnswers(input.targets, input.cells))) {
     blocks.push({ kind: 'h', level: 3, text: `${a.framework} ${a.version}`, id: `framework-${a.framework}` });
     const items: Item[] = [];
+    const fixFirst = fixIsSafest(a);
+    const title = fixFirst ? 'The best documented wiring without the fix' : 'The safest documented wiring';
     if (a.docsDefault && a.docsDefault !== a.safest) items.push(wiringItem(f, "The docs' default,", a.docsDefault, triage));
-    if (a.safest) items.push(wiringItem(f, a.safest === a.docsDefault ? "The safest documented wiring, and the docs' default," : 'The safest documented wiring,', a.safest, triage));
+    if (a.safest) items.push(wiringItem(f, a.safest === a.docsDefault ? `${title}, and the docs' default,` : `${title},`, a.safest, triage));
     if (a.remedy) {
       const page = ` ${f.link(f.text('The page it comes from'), a.remedy.remedy!)}.`;
-      items.push(wiringItem(f, "The framework's own fix,", a.remedy, triage, page));
+      items.push(wiringItem(f, fixFirst ? "The framework's own fix, the safest documented wiring," : "The framework's own fix,", a.remedy, triage, page));
     }
     if (a.fix) {
       const how = ` ${f.text('How to add it:')} ${f.link(f.text("the guard's README"), guardReadme(input.dir))} ${f.text('(@approval-conformance/guard, its records in memory, SQLite or PostgreSQL, each backend tested by this suite).')}`;

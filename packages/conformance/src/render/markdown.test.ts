@@ -64,7 +64,11 @@ describe('the Markdown reports', () => {
     expect(ran.code).toBe(0);
     const index = await readFile(join(dir, 'README.md'), 'utf8');
     expect(index).toContain("framework's fix: `own-fix` [(page)](https://example.com/docs/hitl?a=1&b=2#fix)");
-    expect(index).toContain("**The framework's own fix, `own-fix`**");
+    // The fix keeps more than the documented wiring: it is the one marked safest, never the worse one.
+    expect(index).toContain("| default: `native-approval` |");
+    expect(index).toContain("| safest: framework's fix: `own-fix`");
+    expect(index).not.toContain('default and safest');
+    expect(index).toContain("**The framework's own fix, the safest documented wiring, `own-fix`**");
     expect(index).toContain('guarded: `guarded-native-approval`');
     expect(await readFile(join(dir, 'index.html'), 'utf8')).toContain('href="https://example.com/docs/hitl?a=1&amp;b=2#fix"');
     // A page that could break out of a link is refused with the file, before anything is written.
@@ -73,6 +77,22 @@ describe('the Markdown reports', () => {
     const refused = await cli('report', file);
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(/remedy/);
+  });
+
+  it("say what the guard fails only with its records in memory, and order the sections as the grid", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    const guarded = (verdict: 'pass' | 'fail', store: string, version = '7.0.0') =>
+      cell({ version, verdict, store, wiring: 'guarded-native-approval', ...(verdict === 'fail' ? { counterexample: failing(version).counterexample } : {}) });
+    const base = results([failing('7.0.0'), guarded('fail', 'memory'), guarded('pass', 'sqlite')]);
+    await writeFile(file, JSON.stringify(base));
+    expect((await cli('report', file)).code).toBe(0);
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('with the approval guard added, 0 of 1, and it fails at-most-once only with its records in memory.**');
+    // A failure on a durable store: not said.
+    await writeFile(file, JSON.stringify(results([failing('7.0.0'), guarded('fail', 'memory'), guarded('fail', 'sqlite')])));
+    expect((await cli('report', file)).code).toBe(0);
+    expect(await readFile(join(dir, 'README.md'), 'utf8')).not.toContain('only with its records in memory');
   });
 
   it('never count a pass from a cut-short exploration as kept', async () => {
