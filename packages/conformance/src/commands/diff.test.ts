@@ -30,7 +30,8 @@ describe('approval-conformance diff', () => {
   it('compares one version with another with --across-versions', async () => {
     const [a, b] = await files(results([cell({ version: '6.0.0', verdict: 'pass' })]), results([failing('6.0.326')]));
     const { out } = await cli('diff', a, b, '--across-versions');
-    expect(out).toContain('~ ai/native-approval/memory/double-resume/at-most-once: pass (18 schedules) → fail (4 steps)');
+    // B's cell, by the id replay and repro take, and the version A's was in.
+    expect(out).toContain('~ ai@6.0.326/native-approval/memory/double-resume/at-most-once: pass (18 schedules) in A (ai@6.0.0) → fail (4 steps)');
     expect((await cli('diff', a, b)).out).toMatch(/only in A[\s\S]*only in B/);
   });
 
@@ -50,10 +51,10 @@ describe('approval-conformance diff', () => {
     const { code, out } = await cli('diff', a, b, '--across-stores', 'sqlite,postgres', '--exit-code');
     expect(out).toBe(
       [
-        '- ai@1.7.3/signed-approval/double-resume/at-most-once: pass (18 schedules) (only in A)',
+        '- ai@1.7.3/signed-approval/sqlite/double-resume/at-most-once: pass (18 schedules) (only in A)',
         '- ai@6.0.0: 3 cells (2 pass, 1 n/a), only in A; B has none of them on postgres',
         // A single cell reads as itself.
-        '+ ai@7.0.0/native-approval/double-resume/at-most-once: error (only in B)',
+        '+ ai@7.0.0/native-approval/postgres/double-resume/at-most-once: error (only in B)',
         '',
         '0 verdicts changed, 5 cells in one file only.',
         '',
@@ -97,7 +98,11 @@ describe('approval-conformance diff', () => {
     const [a, b] = await files(results(sqlite), results([...sqlite, { ...failing('1.7.3'), store: 'postgres', id: 'ai@1.7.3/native-approval/postgres/double-resume/at-most-once' }]));
     const { code, out } = await cli('diff', a, b, '--across-stores', 'sqlite,postgres', '--exit-code');
     expect(code).toBe(1);
-    expect(out).toBe('~ ai@1.7.3/native-approval/double-resume/at-most-once: pass (18 schedules) → fail (4 steps)\n\n1 verdict changed, 0 cells in one file only.\n');
+    expect(out).toBe(
+      '~ ai@1.7.3/native-approval/postgres/double-resume/at-most-once: pass (18 schedules) in A (on sqlite) → fail (4 steps)\n\n1 verdict changed, 0 cells in one file only.\n' +
+        `The counterexample of the first cell that got worse: approval-conformance replay ${b} --cell ai@1.7.3/native-approval/postgres/double-resume/at-most-once\n` +
+        `As a standalone script: approval-conformance repro ${b} --cell ai@1.7.3/native-approval/postgres/double-resume/at-most-once --out repro\n`,
+    );
     // One file can hold both stores.
     expect((await cli('diff', b, b, '--across-stores', 'sqlite,sqlite', '--exit-code')).code).toBe(0);
     // --new-ok: a cell only in B is listed, but does not trip --exit-code; one only in A still does.
@@ -118,11 +123,28 @@ describe('approval-conformance diff', () => {
     const broke = await files(results([pass, sqlite]), results([failing('6.0.0'), error(sqlite)]));
     const worse = await cli('diff', ...broke, '--fail-on', 'new-failures');
     expect(worse.code).toBe(1);
-    expect(worse.out).toContain('2 cells got worse: ai@6.0.0/native-approval/memory/double-resume/at-most-once, ai@6.0.0/native-approval/sqlite/double-resume/at-most-once.');
+    expect(worse.out).toContain('2 cells got worse (2 whose verdict changed, 0 only in B): ai@6.0.0/native-approval/memory/double-resume/at-most-once, ai@6.0.0/native-approval/sqlite/double-resume/at-most-once.');
+    // It ends with the command that shows the first one's counterexample; replay takes the id as printed.
+    expect(worse.out).toContain(`replay ${broke[1]} --cell ai@6.0.0/native-approval/memory/double-resume/at-most-once\n`);
     const added = await files(results([sqlite]), results([sqlite, failing('6.0.0')]));
-    expect((await cli('diff', ...added, '--fail-on', 'new-failures')).code).toBe(1);
+    const onlyNew = await cli('diff', ...added, '--fail-on', 'new-failures');
+    expect(onlyNew.code).toBe(1);
+    // Counted as the summary counts them: no verdict changed, one cell is new and fails.
+    expect(onlyNew.out).toContain('0 verdicts changed, 1 cell in one file only.\n1 cell got worse (0 whose verdict changed, 1 only in B)');
     const same = await files(results([failing('6.0.0')]), results([error(failing('6.0.0'))]));
     expect((await cli('diff', ...same, '--fail-on', 'new-failures')).code).toBe(0);
     expect(await cli('diff', ...same, '--fail-on', 'fail')).toMatchObject({ code: 2, err: expect.stringMatching(/--fail-on takes new-failures/) });
+  });
+
+  it('warns when the two runs covered other scenarios, wirings, stores or properties', async () => {
+    const options = { scenarios: ['double-resume', 'replay', 'two-approvals'], mode: 'exhaustive', seed: 1, reduce: true, checkContents: true };
+    const [a, b] = await files(
+      { ...results([cell({ version: '6.0.0', verdict: 'pass' })]), options },
+      { ...results([cell({ version: '6.0.0', verdict: 'pass' })]), options: { ...options, scenarios: ['double-resume', 'replay'] } },
+    );
+    const narrow = await cli('diff', a, b, '--across-versions', '--fail-on', 'new-failures');
+    expect(narrow.code).toBe(0);
+    expect(narrow.err).toContain("Warning: the two runs' scopes differ (scenarios: A ran double-resume, replay, two-approvals; B ran double-resume, replay).");
+    expect((await cli('diff', a, a)).err).toBe('');
   });
 });

@@ -1,8 +1,9 @@
 // `diff`: the cells whose verdict changed between two results files, as a maintainer checks a branch against a
 // release, or one version against the next.
 import { parseCommandArgs } from '../args.js';
+import { invokedAs } from '../invoked-as.js';
 import { shortVerdict, tallyVerdicts, verdictCell } from '../render/verdict.js';
-import { readResults, type ResultCell } from '../results.js';
+import { readResults, type ResultCell, type RunOptions } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
 import type { Command } from './command.js';
@@ -12,7 +13,12 @@ const HELP = `Usage: approval-conformance diff A.json B.json [options]
 Lists the cells whose verdict changed from results file A to results file B,
 and the cells only one of them has (a framework version one file lacks
 altogether is one line). A verdict is pass, fail, allowed, n/a, error or
-timeout; a fail that got shorter or longer is not a change.
+timeout; a fail that got shorter or longer is not a change. Each line names
+the cell by its id in B (A's where only A has it), as 'replay' and 'repro'
+take it, and the diff ends with the command that shows the counterexample of
+the first cell that got worse. When the two runs covered other scenarios,
+wirings, stores or properties, it warns: a cell a narrow run left out is in
+one file only, never worse.
 
 Options:
   --across-versions     match cells by framework, wiring, store, scenario and
@@ -76,7 +82,7 @@ function onlyIn(side: 'A' | 'B', mine: Map<string, ResultCell>, other: Map<strin
   const whole = new Map<string, [string, ResultCell][]>();
   for (const [key, c] of mine) {
     if (other.has(key)) continue;
-    if (otherTargets.has(targetOf(key))) lines.push(`${mark} ${key}: ${verdictCell(c)} (only in ${side})`);
+    if (otherTargets.has(targetOf(key))) lines.push(`${mark} ${c.id}: ${verdictCell(c)} (only in ${side})`);
     else {
       const target = `${c.framework}@${c.version}`;
       whole.set(target, [...(whole.get(target) ?? []), [key, c]]);
@@ -84,7 +90,7 @@ function onlyIn(side: 'A' | 'B', mine: Map<string, ResultCell>, other: Map<strin
   }
   for (const [target, cells] of whole) {
     if (cells.length === 1) {
-      lines.push(`${mark} ${cells[0]![0]}: ${verdictCell(cells[0]![1])} (only in ${side})`);
+      lines.push(`${mark} ${cells[0]![1].id}: ${verdictCell(cells[0]![1])} (only in ${side})`);
       continue;
     }
     const tally = tallyVerdicts(cells.map(([, c]) => c), shortVerdict);
@@ -101,6 +107,30 @@ function countsMoved(a: ResultCell, b: ResultCell, schedules: boolean): string |
   const [sa, sb] = [a.counterexample?.steps, b.counterexample?.steps];
   if (sa !== sb) moved.push(`steps ${sa ?? 'none'} → ${sb ?? 'none'}`);
   return moved.length ? moved.join(', ') : undefined;
+}
+
+/** Where A's cell was, when the line names B's and they differ in version or store (compared across them). */
+function whereA(a: ResultCell, b: ResultCell): string {
+  const differ = [...(a.version !== b.version ? [`${a.framework}@${a.version}`] : []), ...(a.store !== b.store ? [`on ${a.store}`] : [])];
+  return differ.length ? ` in A (${differ.join(', ')})` : '';
+}
+
+/**
+ * How the two runs' scopes differ, in words: the scenarios, wirings, stores and properties each ran, and how each
+ * explored. A cell one run left out is "in one file only", never worse: a narrow run can hide a regression.
+ */
+export function scopesDiffer(a: RunOptions | undefined, b: RunOptions | undefined, acrossStores: boolean): string[] {
+  if (!a || !b) return [];
+  const all = (list: readonly string[] | undefined) => (list === undefined ? 'all' : [...list].sort().join(', '));
+  const lines: string[] = [];
+  const names: readonly ('scenarios' | 'wirings' | 'stores' | 'properties')[] = ['scenarios', 'wirings', ...(acrossStores ? [] : (['stores'] as const)), 'properties'];
+  for (const name of names) {
+    const [x, y] = [all(a[name]), all(b[name])];
+    if (x !== y) lines.push(`${name}: A ran ${x}; B ran ${y}`);
+  }
+  const how = (o: RunOptions) => (o.mode === 'sampled' ? `sampled ${o.samples ?? ''}`.trim() : 'exhaustive');
+  if (how(a) !== how(b)) lines.push(`exploration: A ${how(a)}, B ${how(b)}`);
+  return lines;
 }
 
 export const diffCommand: Command = {
@@ -168,8 +198,9 @@ export const diffCommand: Command = {
       const now = after.get(key);
       if (!now) continue;
       const moved = compare ? countsMoved(old, now, compare.schedules) : undefined;
-      if (now.verdict !== old.verdict) changes.push(`~ ${key}: ${verdictCell(old)} → ${verdictCell(now)}`);
-      else if (moved) moves.push(`= ${key}: ${verdictCell(old)}, ${moved}`);
+      // Each line names B's cell by its id, as `replay` and `repro` take it (and A's version or store, if other).
+      if (now.verdict !== old.verdict) changes.push(`~ ${now.id}: ${verdictCell(old)}${whereA(old, now)} → ${verdictCell(now)}`);
+      else if (moved) moves.push(`= ${now.id}: ${verdictCell(old)}${whereA(old, now)}, ${moved}`);
     }
     const [changed, counted] = [changes.length, moves.length];
     const [gone, added] = [onlyIn('A', before, after, stores?.[1]), onlyIn('B', after, before, stores?.[0])];
@@ -183,12 +214,35 @@ export const diffCommand: Command = {
     ].join(', ');
     const unchanged = compare ? `No verdict or ${compare.schedules ? 'count' : 'counterexample length'} changed.` : 'No verdict changed.';
     io.out(lines.length === 0 ? `${unchanged}\n` : `${lines.join('\n')}\n\n${summary}.\n`);
-    if (failOn) {
-      // A cell only in B that fails is new, so it counts as worse too.
-      const worse = [...after].filter(([key, now]) => BAD.has(now.verdict) && !BAD.has(before.get(key)?.verdict ?? 'pass')).map(([key]) => key);
-      io.out(worse.length === 0 ? 'No cell got worse.\n' : `${plural(worse.length, 'cell')} got worse: ${worse.slice(0, 5).join(', ')}${worse.length > 5 ? ', ...' : ''}.\n`);
-      if (worse.length > 0) return EXIT.gate;
+    // A narrower run can hide a regression: say so when the two runs covered other things.
+    const scopes = scopesDiffer(a!.options, b!.options, stores !== undefined);
+    if (scopes.length > 0) {
+      io.err(
+        `Warning: the two runs' scopes differ (${scopes.join('; ')}). A cell one run left out is in one file only, never worse: ` +
+          'run both with the same options (every scenario, as run does by default) to compare them.\n',
+      );
     }
+    // Worse: a verdict that became a failure, or a cell only in B that fails (a new one counts as worse too).
+    const worse = [...after].filter(([key, now]) => BAD.has(now.verdict) && !BAD.has(before.get(key)?.verdict ?? 'pass')).map(([key, now]) => ({ now, changed: before.has(key) }));
+    if (failOn) {
+      const changedWorse = worse.filter((w) => w.changed).length;
+      const parts = [`${changedWorse} whose verdict changed`, `${worse.length - changedWorse} only in B`];
+      io.out(
+        worse.length === 0
+          ? 'No cell got worse.\n'
+          : `${plural(worse.length, 'cell')} got worse (${parts.join(', ')}): ${worse.slice(0, 5).map((w) => w.now.id).join(', ')}${worse.length > 5 ? ', ...' : ''}.\n`,
+      );
+    }
+    // From the diff to the counterexample: the first worse cell that failed (error and timeout have none).
+    const first = worse.find((w) => w.now.verdict === 'fail')?.now;
+    if (first) {
+      const file = positionals[1]!;
+      io.out(
+        `The counterexample of the first cell that got worse: ${invokedAs()} replay ${file} --cell ${first.id}\n` +
+          `As a standalone script: ${invokedAs()} repro ${file} --cell ${first.id} --out repro\n`,
+      );
+    }
+    if (failOn && worse.length > 0) return EXIT.gate;
     // With --new-ok, cells only in B (a wiring or version A did not have) are listed but do not trip --exit-code.
     const tripping = values['new-ok'] ? [...changes, ...moves, ...gone] : lines;
     return values['exit-code'] && tripping.length > 0 ? EXIT.gate : EXIT.done;

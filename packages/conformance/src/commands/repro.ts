@@ -1,13 +1,14 @@
 // `repro`: a standalone reproduction of one failing cell, a folder a maintainer can paste into an issue: the
 // framework pinned at the cell's version, one plain script, a README. It runs without this suite, so what it shows
 // cannot be an artifact of the suite's scheduler.
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writableFolder } from '../destination.js';
 import { invokedAs } from '../invoked-as.js';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
-import { cellOf, readResults } from '../results.js';
+import { cellOf, readResults, type ResultCell, type ResultTarget } from '../results.js';
 import { FRAMEWORK_REPROS, reproFor, type ReproFiles } from '../repro/index.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
@@ -23,8 +24,10 @@ README with the expected and the actual output. Run it with:
   cd DIR && npm install && node repro.mjs
 
 It prints what happened and exits 1 when the bug shows. Without --out, prints
-the script. The reports link each failure of their one-minute answer to its
-reproduction, in reports/repro/.
+the script. A local build's cell (\`+local\`, from --framework NAME@file:PATH)
+gets a package.json that installs the framework from that folder. The
+reports link each failure of their one-minute answer to its reproduction, in
+reports/repro/.
 
 Options:
   --cell ID   the cell's id (see 'approval-conformance replay FILE')
@@ -62,6 +65,36 @@ export async function writeRepro(dir: string, files: ReproFiles): Promise<void> 
   }
 }
 
+/** Where a local build's cell ran from (its target's `file:` folder), which must still be there. */
+function localSource(cell: ResultCell, targets: readonly ResultTarget[]): { dir: string; packageName: string } {
+  const source = targets.find((t) => t.framework === cell.framework && t.version === cell.version)?.source;
+  const packageName = FRAMEWORK_REPROS.find((f) => f.framework === cell.framework)?.packageName;
+  if (!source) {
+    throw new UsageError(`${cell.id} ran on a local build, and the results do not say where it was; run it again with --framework ${cell.framework}@file:PATH, then repro that cell.`);
+  }
+  if (!packageName) throw new UsageError(`no standalone app is written for ${cell.framework} yet; replay the cell in the suite.`);
+  if (!existsSync(join(source, 'package.json'))) {
+    throw new UsageError(`${cell.id} ran on the local build in ${source}, which is no longer there; build it again there, or run the branch again with --framework ${cell.framework}@file:PATH.`);
+  }
+  return { dir: source, packageName };
+}
+
+/**
+ * A reproduction of a local build's cell: its package.json installs the framework from the build's folder (a
+ * `file:` dependency) in place of the published version, and its README says so.
+ */
+function againstLocalBuild(files: ReproFiles, cell: ResultCell, local: { dir: string; packageName: string }): ReproFiles {
+  const pkg = JSON.parse(files['package.json']) as { dependencies: Record<string, string>; description?: string };
+  pkg.dependencies[local.packageName] = `file:${local.dir}`;
+  const note = [
+    '',
+    `This cell ran on a local build of ${local.packageName} (${cell.version}): package.json installs it from \`${local.dir}\` (a \`file:\` dependency), so \`npm install\` takes the build as it is there now. To share the reproduction, publish or pack the build and point package.json at that.`,
+    '',
+  ].join('\n');
+  const [title, ...rest] = files['README.md'].split('\n');
+  return { ...files, 'package.json': `${JSON.stringify(pkg, null, 2)}\n`, 'README.md': [title, note, ...rest].join('\n') };
+}
+
 export const reproCommand: Command = {
   name: 'repro',
   summary: 'write a standalone reproduction of one failing cell',
@@ -79,8 +112,9 @@ export const reproCommand: Command = {
     const file = resultsFileArg('repro', positionals);
     const results = await readResults(file);
     const cell = cellOf(results, file, values.cell);
-    if (cell.version.endsWith('+local')) throw new UsageError(`${cell.id} ran on a local build; a reproduction pins a published version.`);
-    const plan = reproFor(cell, FRAMEWORK_REPROS, results.cells);
+    const local = cell.version.endsWith('+local') ? localSource(cell, results.targets ?? []) : undefined;
+    const found = reproFor(cell, FRAMEWORK_REPROS, results.cells);
+    const plan = local && found.kind === 'repro' ? { ...found, files: againstLocalBuild(found.files, cell, local) } : found;
     if (plan.kind === 'nothing') throw new UsageError(plan.why);
     if (plan.kind === 'cannot') {
       io.err(`approval-conformance: no standalone reproduction of ${cell.id}: ${plan.why.replace('approval-conformance replay RESULTS', `${invokedAs()} replay ${file}`).replace('--cell ID', `--cell ${cell.id}`)}\n`);

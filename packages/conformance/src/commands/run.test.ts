@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +83,30 @@ describe('approval-conformance run', () => {
     expect(await readFile(join(dir, 'again', 'README.md'), 'utf8')).toBe(written);
   });
 
+  it('changes nothing when --resume finds nothing to run: not the results, their time, nor the reports', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-run-resume-'));
+    const out = join(dir, 'run');
+    const args = ['run', '--framework', 'reference', '--wiring', 'after-snapshot', '--store', 'memory', '--scenario', 'double-resume', '--out', out];
+    expect((await cli(...args, '--quiet')).code).toBe(0);
+    const snapshot = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          (await readdir(out, { recursive: true })).sort().map(async (f) => {
+            const path = join(out, f);
+            const info = await stat(path);
+            return [f, info.isFile() ? `${info.mtimeMs} ${await readFile(path, 'utf8')}` : 'folder'] as const;
+          }),
+        ),
+      );
+    const before = await snapshot();
+    const resumed = await cli(...args, '--resume');
+    expect(resumed.code).toBe(0);
+    expect(resumed.err).toContain(`Nothing to run: ${join(out, 'results.json')} holds every unit of reference@0.0.0.`);
+    expect(resumed.out).toContain('Nothing changed:');
+    expect(resumed.out).toContain(`report ${join(out, 'results.json')}`);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('prints a verdict table per scenario with --tables, and writes the results JSON', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'ac-run-')), 'results.json');
     const { code, out, err } = await cli(
@@ -142,6 +166,12 @@ describe('approval-conformance run', () => {
     // It replays from the path its results recorded.
     const replayed = await cli('replay', file, '--all');
     expect(replayed.out).toContain('1 reproduced, 0 differed.');
+    // Its standalone reproduction installs the framework from the build's folder.
+    const repro = await cli('repro', file, '--cell', results.cells[0].id, '--out', join(dir, 'repro'));
+    expect(repro).toMatchObject({ code: 0 });
+    const pkg = JSON.parse(await readFile(join(dir, 'repro', 'package.json'), 'utf8'));
+    expect(pkg.dependencies.ai).toBe(`file:${build}`);
+    expect(await readFile(join(dir, 'repro', 'README.md'), 'utf8')).toContain(`installs it from \`${build}\``);
   });
 
   it('says sampled for a sampled pass', async () => {

@@ -254,7 +254,7 @@ export const runCommand: Command = {
       checkContents: contentsArg(values['check-contents'], values['no-check-contents']),
     };
     const jobs = positiveInteger('--jobs', values.jobs, availableParallelism(), 1);
-    const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S, 1);
+    const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S, 1, 'seconds');
     const failOn = (list('--fail-on', values['fail-on'], FAIL_ON) ?? []) as (typeof FAIL_ON)[number][];
 
     // What to run: the asked-for specs, or every framework's defaults.
@@ -377,6 +377,16 @@ export const runCommand: Command = {
       return found;
     };
     if (reuseFrom) {
+      // A version RESULTS has that is not installed here (a new machine's empty cache) is installed first, in a worker
+      // that only lists its units: its installed tree is then known, and compared, like any other version's.
+      const toInstall = todo.filter(
+        (t) => t.source === undefined && typeof partsOf(t) === 'string' && reuseFrom.targets?.some((r) => r.framework === t.framework && r.version === t.version && r.keys),
+      );
+      if (toInstall.length > 0) {
+        log(`Installing ${toInstall.length} version${toInstall.length === 1 ? '' : 's'} that ${shown(values.reuse!)} has, to compare ${toInstall.length === 1 ? 'its installed tree' : 'their installed trees'}: ${toInstall.map((t) => `${t.framework}@${t.version}`).join(', ')}`);
+        await planTargets(toInstall, { jobs, timeoutMs: timeoutS * 1000, filters, options, strictFilters });
+        for (const t of toInstall) parts.delete(`${t.framework}@${t.version}`);
+      }
       let copiedUnits = 0;
       const whole: string[] = [];
       const why: string[] = [];
@@ -425,14 +435,22 @@ export const runCommand: Command = {
         log(`Going on from their checkpoints: ${that} (${again.join(', ')}).`);
       }
     }
+    // A version every unit of which the resumed results hold starts no worker: it has nothing to run, and would only
+    // write its record again.
+    if (values.resume && !journal.widened && !shard) {
+      const finished = journal.finishedTargets(todo, done);
+      todo = todo.filter((t) => !finished.has(`${t.framework}@${t.version}`));
+    }
     await journal.flush();
     if (!quiet) {
       io.err(
         todo.length === 0 && reuseFrom
           ? `Nothing to run: every unit of ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} was copied.\n`
-          : `Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`,
+          : todo.length === 0 && values.resume
+            ? `Nothing to run: ${shown(jsonFile!)} holds every unit of ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')}.\n`
+            : `Running ${targets.length} framework version${targets.length === 1 ? '' : 's'}: ${targets.map((t) => `${t.framework}@${t.version}`).join(', ')} (${Math.min(jobs, todo.length)} at a time)\n`,
       );
-      if (values.resume) io.err(`${resumeLine(journal, targets, todo, jsonFile!)}\n`);
+      if (values.resume && todo.length > 0) io.err(`${resumeLine(journal, targets, todo, jsonFile!)}\n`);
     }
 
     // Branch and bound may start its search over, so it saves no checkpoints (but for scenarios with allowed gaps).
@@ -521,7 +539,10 @@ export const runCommand: Command = {
       io.out(summary(shard ? targets.filter((t) => cells.some((c) => c.framework === t.framework && c.version === t.version)) : targets, cells));
     }
     if (shard) io.out(`\nShard ${shard.index}/${shard.count} done. Combine the ${shard.count} shards' results with: approval-conformance merge FILE... --out DIR\n`);
-    if (outDir) {
+    if (outDir && !journal.changed) {
+      // A resume that ran nothing changes nothing: the results file and its reports stay as they were.
+      io.out(`\nNothing changed: ${shown(jsonFile!)} and the reports in ${shown(outDir)} are as they were. To render the reports again: ${invokedAs()} report ${shown(jsonFile!)}${dirname(jsonFile!) === outDir ? '' : ` --out ${shown(outDir)}`}${values.metadata === undefined ? '' : ` --metadata ${values.metadata}`}\n`);
+    } else if (outDir) {
       const written = await writeReports(
         outDir,
         { targets: journal.targets(), cells: journal.cells(), scenarios: chosen, planned: journal.planned(), complete: journal.complete, triage, options: runOptions },

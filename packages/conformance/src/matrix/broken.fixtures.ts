@@ -1,7 +1,7 @@
 // Frameworks that go wrong in every way the runner must survive, for its tests (loaded through
 // APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS). Each delegates its working parts to the reference runtime.
 import { appendFileSync } from 'node:fs';
-import { worldNamePrefix, type Adapter } from '@approval-conformance/core';
+import { installIsolated, worldNamePrefix, type Adapter } from '@approval-conformance/core';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';
 import type { Framework } from '../frameworks.js';
 import { RunFailure } from '../run-failure.js';
@@ -88,6 +88,27 @@ export const FRAMEWORKS: Framework[] = [
       return process.env['UNRELIABLE_ADAPTER'];
     },
     load: async (version) => ({ adapter: unreliable(version), packages: { unreliable: version } }),
+  },
+  {
+    // Installed into the cache like a published version (from a local tarball, CACHED_TARBALL: no registry), so that
+    // its installed tree has a key: `run --reuse` on a machine whose cache is empty.
+    name: 'cached',
+    npm: 'cached',
+    pinned: [],
+    oldest: '1.0.0',
+    listReleases: async () => ['1.0.0'],
+    defaults: () => ['1.0.0'],
+    shape: async () => ({ wirings: ['ok'], stores: ['memory'] }),
+    get adapter() {
+      return process.env['UNRELIABLE_ADAPTER'];
+    },
+    load: async (version, log) => {
+      await installIsolated(
+        { folder: `cached@${version}`, what: `cached@${version}`, manifest: { dependencies: { tiny: `file:${process.env['CACHED_TARBALL']}` } }, shim: 'export {};\n' },
+        log,
+      );
+      return { adapter: { ...unreliable(version), framework: 'cached', wirings: [{ id: 'ok', description: 'ok' }], stores: ['memory'] }, packages: { cached: version } };
+    },
   },
   {
     name: 'uninstallable',

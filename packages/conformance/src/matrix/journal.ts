@@ -71,6 +71,13 @@ export class Journal {
   #stopped = false;
   /** When the results file was last written: its `updated`, which the reports of the run say too. */
   #updated: string | undefined;
+  /**
+   * Whether the results differ from the file this run resumed (a new run's always do): a resumed run that ran and
+   * added nothing leaves the file as it was, its `updated` and environment included.
+   */
+  #changed = true;
+  /** Whether the resumed results were complete: a resume that adds no version leaves them so. */
+  #wasComplete = false;
 
   /** Whether cells added now are kept: not once the run was interrupted. */
   get recording(): boolean {
@@ -122,6 +129,10 @@ export class Journal {
     journal.#resumedShard = previous.shard;
     journal.#shard = previous.shard;
     journal.#planned = [...(previous.planned ?? [])];
+    journal.#changed = widened;
+    journal.#wasComplete = previous.complete === true;
+    journal.#complete = journal.#wasComplete;
+    journal.#updated = previous.updated;
     for (const target of previous.targets ?? []) journal.#targets.set(targetKey(target), target);
     for (const cell of previous.cells) {
       const list = journal.#cells.get(targetKey(cell)) ?? [];
@@ -141,6 +152,7 @@ export class Journal {
     if (this.#resumed && this.#resumedShard && shard && this.#resumedShard.index !== shard.index) {
       throw new UsageError(`${this.#file} is shard ${this.#resumedShard.index}/${this.#resumedShard.count}; resume it with --shard ${this.#resumedShard.index}/${this.#resumedShard.count}, not ${shard.index}/${shard.count}.`);
     }
+    if (JSON.stringify(this.#shard) !== JSON.stringify(shard)) this.#changed = true;
     this.#shard = shard;
   }
 
@@ -154,6 +166,21 @@ export class Journal {
     const done = new Map<string, Set<string>>();
     for (const [key, cells] of this.#cells) done.set(key, new Set(cells.map(unitKey)));
     return done;
+  }
+
+  /**
+   * Versions this resumed run need not start a worker for: their record says how many units they have, and the
+   * run has each of them `done` (the units named, where a target names them).
+   */
+  finishedTargets(targets: readonly { framework: string; version: string; units?: readonly string[] }[], done: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+    const finished = new Set<string>();
+    for (const t of targets) {
+      const record = this.#targets.get(targetKey(t));
+      const units = done.get(targetKey(t)) ?? new Set<string>();
+      if (!record || record.error !== undefined || record.units === undefined) continue;
+      if (t.units ? t.units.every((u) => units.has(u)) : units.size >= record.units) finished.add(targetKey(t));
+    }
+    return finished;
   }
 
   /** Targets whose version never loaded (their cells are `*` errors): a resumed run does not try them again. */
@@ -171,8 +198,13 @@ export class Journal {
         `${this.#file} is a run of ${this.#planned.join(', ')}; this one adds ${added.join(', ')}. Resume it with the --framework it was run with (or some of its versions); to add versions to these results on purpose, give --extend too.`,
       );
     }
-    for (const t of targets) if (!this.#planned.includes(targetKey(t))) this.#planned.push(targetKey(t));
-    this.#complete = false;
+    for (const t of targets) {
+      if (this.#planned.includes(targetKey(t))) continue;
+      this.#planned.push(targetKey(t));
+      this.#changed = true;
+      this.#wasComplete = false;
+    }
+    this.#complete = this.#wasComplete;
   }
 
   /**
@@ -181,7 +213,9 @@ export class Journal {
    */
   finish(ran: readonly { framework: string; version: string }[]): Promise<void> {
     const covered = new Set(ran.map(targetKey));
-    this.#complete = this.#planned.every((p) => covered.has(p));
+    const complete = this.#wasComplete || this.#planned.every((p) => covered.has(p));
+    if (complete !== this.#wasComplete) this.#changed = true;
+    this.#complete = complete;
     return this.flush();
   }
 
@@ -196,11 +230,19 @@ export class Journal {
 
   target(target: ResultTarget): void {
     if (this.#stopped) return;
+    if (JSON.stringify(this.#targets.get(targetKey(target))) === JSON.stringify(target)) return;
     this.#targets.set(targetKey(target), target);
+    this.#changed = true;
+  }
+
+  /** Whether this run changed the results it resumed (a new run: always); when not, nothing was written. */
+  get changed(): boolean {
+    return this.#changed;
   }
 
   async add(cells: readonly ResultCell[]): Promise<void> {
     if (this.#stopped) return;
+    if (cells.length > 0) this.#changed = true;
     for (const cell of cells) {
       const list = this.#cells.get(targetKey(cell)) ?? [];
       const at = list.findIndex((c) => c.id === cell.id);
@@ -259,7 +301,7 @@ export class Journal {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const file = this.#file;
-    if (file === undefined) return Promise.resolve();
+    if (file === undefined || !this.#changed) return Promise.resolve();
     this.#writing = this.#writing.then(async () => {
       const started = Date.now();
       const updated = new Date().toISOString();

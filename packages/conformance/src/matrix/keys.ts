@@ -4,7 +4,9 @@
 //            in a clone, the workspace's lockfile, which pins every dependency and the frameworks' pinned versions
 //   adapter  the framework's adapter package
 //   tree     the framework version's installed tree: `builtin` (the reference runtime), `workspace` (a version pinned in
-//            a clone: the lockfile above covers it), or the digest of its install's package-lock.json in the cache
+//            a clone: the lockfile above covers it), or the digest of what its install in the cache holds: each
+//            package's place, name, version and integrity, from its package-lock.json (never where or when it was
+//            installed, so that two machines' installs of the same packages match)
 //   node     the Node version, which schedules the microtasks every interleaving is made of
 // and the unit itself (wiring, store, scenario, properties) with the exploration options. A part that cannot be known
 // (a local build, a version not installed here) has no key: its units always run.
@@ -84,16 +86,51 @@ export function suiteDigest(): string {
 /** Whether the runner runs from a clone's TypeScript source, where pinned versions load from the workspace. */
 export const fromSource = () => fileURLToPath(import.meta.url).endsWith('.ts');
 
+/** One entry of a package-lock.json's `packages`: what npm recorded of a package it installed. */
+interface LockEntry {
+  readonly name?: string;
+  readonly version?: string;
+  readonly integrity?: string;
+  readonly link?: boolean;
+  readonly resolved?: string;
+  readonly dependencies?: Record<string, string>;
+}
+
 /**
- * What a framework version loads, as a digest: `builtin`, `workspace`, `npm:<digest of its package-lock.json>`; or
- * undefined when it is a local build or not installed here (nothing to compare: its units run).
+ * An installed tree's digest, from its package-lock.json: each package's place in the tree (`node_modules/...`), name,
+ * version and integrity hash, and what the install asked for. Nothing else: the lock's `name` is the temporary folder
+ * npm installed into (a pid and a random suffix), and `resolved` names the registry it came through, so neither may
+ * make two installs of the same packages differ. A package with no integrity hash (a link, a folder) is known by where
+ * it resolved to.
+ */
+export function lockDigest(text: string): string {
+  const lock = JSON.parse(text) as { packages?: Record<string, LockEntry> };
+  const entries = Object.entries(lock.packages ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, e]) =>
+      path === ''
+        ? { path, asked: e.dependencies ?? {} }
+        : { path, name: e.name ?? null, version: e.version ?? null, integrity: e.integrity ?? null, ...(e.integrity ? {} : { link: e.link ?? false, resolved: e.resolved ?? null }) },
+    );
+  return sha(JSON.stringify(entries)).slice(0, 32);
+}
+
+/**
+ * What a framework version loads, as a digest: `builtin`, `workspace`, `npm:<digest of what its install holds>`
+ * (`lockDigest`); or undefined when it is a local build or not installed here (nothing to compare: its units run).
  */
 export function treeOf(framework: { name: string; pinned: readonly string[] }, version: string, source: string | undefined): string | undefined {
   if (source !== undefined) return undefined;
   if (framework.name === 'reference') return 'builtin';
   if (fromSource() && framework.pinned.includes(version)) return 'workspace';
   const lock = join(cacheRoot(), `${framework.name}@${version}`, 'package-lock.json');
-  return existsSync(lock) && statSync(lock).isFile() ? `npm:${sha(readFileSync(lock)).slice(0, 32)}` : undefined;
+  if (!existsSync(lock) || !statSync(lock).isFile()) return undefined;
+  try {
+    return `npm:${lockDigest(readFileSync(lock, 'utf8'))}`;
+  } catch {
+    // A lock that does not parse says nothing of the tree: its units run (and the install is checked when it loads).
+    return undefined;
+  }
 }
 
 /** The parts of a unit's key that are the same for every unit of one framework version. */

@@ -1,11 +1,12 @@
 // `run --reuse RESULTS`: an unchanged run copies every unit and runs none; a change to one adapter's code reruns
 // exactly that adapter's units; a change to the suite's own code reruns everything; each time the output says why.
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { digestFolder } from './keys.js';
+import { digestFolder, lockDigest } from './keys.js';
 
 process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url));
 const { cli } = await import('../run-io.fixtures.js');
@@ -97,6 +98,61 @@ describe('run --reuse', () => {
     const refused = await run(join(dir, 'x.json'), '--reuse', bad);
     expect(refused.code).toBe(2);
     expect(refused.err).toContain('is not a results file');
+  });
+});
+
+describe('run --reuse on a new machine', () => {
+  /** A tarball of a one-file package, for the `cached` fixture to install as npm would from the registry. */
+  async function tarball(): Promise<string> {
+    const pkg = join(dir, 'tiny');
+    await mkdir(pkg, { recursive: true });
+    await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'tiny', version: '1.0.0', main: 'index.js' }));
+    await writeFile(join(pkg, 'index.js'), 'module.exports = 1;\n');
+    const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: pkg, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+    return join(dir, name);
+  }
+
+  it('installs what RESULTS has into an empty cache, compares the trees by what they hold, and runs nothing', async () => {
+    process.env['CACHED_TARBALL'] = await tarball();
+    const [first, second] = [join(dir, 'cache-1'), join(dir, 'cache-2')];
+    const cached = (json: string, cache: string, ...more: string[]) => {
+      process.env['APPROVAL_CONFORMANCE_CACHE'] = cache;
+      return cli('run', '--framework', 'cached@1.0.0', '--scenario', 'double-resume', '--json', json, ...more);
+    };
+    try {
+      const results = join(dir, 'first.json');
+      expect((await cached(results, first)).code).toBe(0);
+      expect(await ranUnits()).toEqual(['ok/double-resume']);
+
+      // Another machine: an empty cache. The version is installed (into a temporary folder of another name, by
+      // another process), its tree compared, and its unit copied.
+      await writeFile(log, '');
+      const again = await cached(join(dir, 'second.json'), second, '--reuse', results);
+      expect(again.code).toBe(0);
+      expect(again.err).toContain('Installing 1 version that');
+      expect(again.err).toContain('copied 1 unit whose keys match; 1 of 1 version need no worker');
+      expect(again.err).toContain('Nothing to run');
+      expect(await ranUnits()).toEqual([]);
+
+      // The two installs' locks differ (npm names the lock after the temporary folder it installed into), their
+      // trees do not.
+      const [a, b] = await Promise.all([first, second].map((c) => readFile(join(c, 'cached@1.0.0', 'package-lock.json'), 'utf8')));
+      expect(JSON.parse(a!).name).not.toBe(JSON.parse(b!).name);
+      expect(lockDigest(a!)).toBe(lockDigest(b!));
+      expect(await readdir(second)).toContain('cached@1.0.0');
+    } finally {
+      delete process.env['APPROVAL_CONFORMANCE_CACHE'];
+      delete process.env['CACHED_TARBALL'];
+    }
+  });
+});
+
+describe('lockDigest', () => {
+  const lock = (name: string, integrity = 'sha512-a', resolved = 'https://registry.npmjs.org/x/-/x-1.0.0.tgz') =>
+    JSON.stringify({ name, lockfileVersion: 3, packages: { '': { dependencies: { x: '1.0.0' } }, 'node_modules/x': { version: '1.0.0', integrity, resolved } } });
+  it('depends on what was installed, not on where or through which registry', () => {
+    expect(lockDigest(lock('.x@1.0.0.123-aaaaaaaa.partial'))).toBe(lockDigest(lock('.x@1.0.0.456-bbbbbbbb.partial', 'sha512-a', 'https://mirror.example/x.tgz')));
+    expect(lockDigest(lock('a', 'sha512-b'))).not.toBe(lockDigest(lock('a')));
   });
 });
 
