@@ -14,6 +14,12 @@ const hostile = (c: Record<string, unknown>) => {
   return { ...results([good]), cells: [good, { ...bad, id: `${bad.framework}@${bad.version}/${bad.wiring}/${bad.store}/${bad.scenario}/${bad.property}` }] };
 };
 
+/** A file whose second cell has this id, whatever its fields say. */
+const withId = (id: string) => {
+  const good = cell({ version: '6.0.0', verdict: 'pass' });
+  return { ...results([good]), cells: [good, { ...cell({ version: '6.0.0', verdict: 'pass', wiring: 'tool-approval' }), id }] };
+};
+
 const CASES: [string, unknown, RegExp][] = [
   ['a framework that climbs out of --out', hostile({ framework: '../../escaped' }), /cells\[1\]\.(id|framework) is "\.\.\/\.\.\/escaped/],
   ['a javascript: URL for a framework', hostile({ framework: 'javascript:alert(1)//' }), /cells\[1\]\.(id|framework) is "javascript:alert\(1\)\/\//],
@@ -23,6 +29,13 @@ const CASES: [string, unknown, RegExp][] = [
   ['a version 1 file with no cells', { schemaVersion: 1, cells: [] }, /cells is empty/],
   ['a version 2 file with no cells', { schemaVersion: 2, cells: [] }, /cells is empty/],
   ['a target whose version is a path', { ...results([cell({ version: '6.0.0', verdict: 'pass' })]), targets: [{ framework: 'ai', version: '../x', spec: 'ai', packages: {} }] }, /targets\[0\]\.version is "\.\.\/x"/],
+  ['a cell id that climbs out of --out', withId('../../x'), /cells\[1\]\.id is "\.\.\/\.\.\/x", which is not allowed there/],
+  ['a cell id that is a path in a version 1 file', { schemaVersion: 1, cells: [withId('../../x').cells[1]] }, /cells\[0\]\.id is "\.\.\/\.\.\/x", but its framework, version, wiring, store, scenario and property make the cell 'ai@6\.0\.0\/tool-approval\//],
+  [
+    "a cell id that is not the cell's",
+    withId('ai@6.0.0/native-approval/memory/double-resume/shown-is-recorded'),
+    /cells\[1\]\.id is "ai@6\.0\.0\/native-approval\/memory\/double-resume\/shown-is-recorded", but its framework, version, wiring, store, scenario and property make the cell 'ai@6\.0\.0\/tool-approval\/memory\/double-resume\/at-most-once'; a cell's id must be that\. Nothing was written/,
+  ],
   ['duplicate cell ids', results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.0', verdict: 'pass' })]), /cell 'ai@6\.0\.0\/native-approval\/memory\/double-resume\/at-most-once' appears twice/],
 ];
 
@@ -51,6 +64,17 @@ describe('a hostile results file', () => {
       const { code, err } = await cli(...argv);
       expect(code, argv.join(' ')).toBe(2);
       expect(err).toMatch(/is not a valid results file: cells\[1\]/);
+    }
+  });
+
+  it("is refused by replay when a cell's id is a path, rather than listed and then not found", async () => {
+    const { path } = await file(withId('../../x'));
+    for (const argv of [['replay', path], ['replay', path, '--cell', '../../x']]) {
+      const { code, out, err } = await cli(...argv);
+      expect(code, argv.join(' ')).toBe(2);
+      expect(out).toBe('');
+      expect(err).toMatch(/is not a valid results file: cells\[1\]\.id is "\.\.\/\.\.\/x"/);
+      expect(err).not.toMatch(/no cell/);
     }
   });
 

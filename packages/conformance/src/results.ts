@@ -154,14 +154,26 @@ export async function readResults(file: string): Promise<ResultsFile> {
   }
   const bad = results.cells.find((c) => typeof c?.id !== 'string' || typeof c?.verdict !== 'string');
   if (bad !== undefined) throw new UsageError(`'${file}' has a cell without an id or a verdict; it is corrupt.`);
-  // Version 1 had cells only: its cells, given version 2 ids, must be version 2 cells.
+  // Version 1 had cells only, with no version in their ids: its cells, given version 2 ids, must be version 2 cells.
   const read: ResultsFile = results.schemaVersion === 1
     ? { schemaVersion: SCHEMA_VERSION, cells: results.cells.map(upgrade) }
-    : { ...(results as ResultsFile), cells: results.cells.map(upgrade) };
+    : (results as ResultsFile);
   const problem = schemaProblem(read);
   if (problem !== undefined) {
     throw new UsageError(`'${file}' is not a valid results file: ${problem}. Nothing was written; use a file written by 'approval-conformance run'.`);
   }
+  // A cell's id is what `replay --cell` and the reports name it by: it must be the id its own fields make, or the
+  // cell could be listed under one name and not found by it (and a name is not checked for what it holds).
+  read.cells.forEach((cell, i) => {
+    const given = (results.cells as ResultCell[])[i]!.id;
+    const made = cellId(cell);
+    const v1 = results.schemaVersion === 1 && given === [cell.framework, cell.wiring, cell.store, cell.scenario, cell.property].join('/');
+    if (given !== made && !v1) {
+      throw new UsageError(
+        `'${file}' is not a valid results file: cells[${i}].id is ${JSON.stringify(given)}, but its framework, version, wiring, store, scenario and property make the cell '${made}'; a cell's id must be that. Nothing was written; use a file written by 'approval-conformance run', or correct the id.`,
+      );
+    }
+  });
   const seen = new Set<string>();
   for (const cell of read.cells) {
     if (seen.has(cell.id)) throw new UsageError(`'${file}' is not a valid results file: cell '${cell.id}' appears twice. Nothing was written.`);

@@ -184,11 +184,11 @@ export const auditCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`audit takes no arguments, got '${positionals[0]}'.`);
     const count = positiveInteger('--cells', values.cells, DEFAULT_CELLS);
     const seed = positiveInteger('--seed', values.seed, 1, 0);
-    const budgetS = values.budget === undefined ? undefined : positiveInteger('--budget', values.budget, 0);
+    const budgetS = values.budget === undefined ? undefined : positiveInteger('--budget', values.budget, 0, 1, 'seconds');
     const cap = positiveInteger('--cap', values.cap, DEFAULT_CAP);
     const samples = positiveInteger('--samples', values.samples, DEFAULT_SAMPLES);
     const jobs = positiveInteger('--jobs', values.jobs, availableParallelism());
-    const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S);
+    const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S, 1, 'seconds');
     const quiet = values.quiet ?? false;
     const log = (line: string) => void (quiet || io.err(`${line}\n`));
     const specs = values.framework?.split(',').map((s) => s.trim()).filter(Boolean);

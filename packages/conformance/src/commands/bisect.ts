@@ -37,7 +37,7 @@ Options:
   -h, --help         show this help
 
 Examples:
-  approval-conformance bisect --framework ai --scenario overlapping-turns \
+  approval-conformance bisect --framework ai --scenario overlapping-turns \\
     --property shown-is-recorded --wiring native-approval --store memory --range '>=6.0.0 <6.1.0'
 
 ${exitCodesHelp('never (bisect reports what it found)', 'a release in the range cannot be judged (it will not install,\n     or a cell errors or times out)')}`;
@@ -91,7 +91,7 @@ export const bisectCommand: Command = {
       const unknown = asked?.find((x) => !known.includes(x));
       if (unknown) throw new UsageError(`unknown ${flag} '${unknown}' for ${fw.name}; choose from ${known.join(', ')}.`);
     }
-    const timeoutMs = positiveInteger('--timeout', values.timeout, 1800, 1) * 1000;
+    const timeoutMs = positiveInteger('--timeout', values.timeout, 1800, 1, 'seconds') * 1000;
     const maxSchedules = values['max-schedules'] === undefined ? undefined : positiveInteger('--max-schedules', values['max-schedules'], 1);
 
     const memo = new Map<string, { verdicts: Verdicts; cells: ResultCell[] }>();

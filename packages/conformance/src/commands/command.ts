@@ -2,6 +2,12 @@
 export interface Io {
   readonly out: (text: string) => void;
   readonly err: (text: string) => void;
+  /**
+   * Set only when stderr is a terminal (see `terminal.ts`): shows `line` as the one status line at the bottom of
+   * stderr, replacing the one before ('' removes it); what `out` and `err` write goes above it. Without it, progress
+   * is written as whole lines, as to a file or a pipe.
+   */
+  readonly status?: (line: string) => void;
 }
 
 export interface Command {

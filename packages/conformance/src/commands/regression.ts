@@ -21,8 +21,8 @@ Options:
   -h, --help       show this help
 
 Examples:
-  approval-conformance regression reports/results.json \
-    --cell langgraph@1.7.3/interrupt-node/memory/double-resume/at-most-once \
+  approval-conformance regression reports/results.json \\
+    --cell langgraph@1.7.3/interrupt-node/memory/double-resume/at-most-once \\
     --out packages/conformance/src/regressions/langgraph-double-resume.test.ts
 
 ${exitCodesHelp('never')}`;

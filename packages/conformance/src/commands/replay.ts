@@ -24,7 +24,7 @@ Options:
 
 Examples:
   approval-conformance replay reports/results.json       # list the counterexamples
-  approval-conformance replay reports/results.json \
+  approval-conformance replay reports/results.json \\
     --cell reference@0.0.0/after-snapshot/memory/double-resume/at-most-once
   approval-conformance replay reports/results.json --all # does each still reproduce?
 

@@ -3,9 +3,13 @@
 // the share done and the ETA weigh each unit by what it cost in an earlier run (`CostEstimate`), scaled by how fast
 // this run has gone so far; with no earlier run they count units. Wall-clock time is only shown, never used to
 // decide anything.
+//
+// To a file or a pipe it writes a line as each unit starts. On a terminal (`io.status`) it keeps one status line
+// instead, updated in place, and writes a line only for what is worth keeping on the screen: a unit that failed or
+// errored, a version that is done, a version that could not run.
 import type { Io } from '../commands/command.js';
 import type { ResultCell } from '../results.js';
-import { shortVerdict } from '../render/verdict.js';
+import { shortVerdict, tallyVerdicts, verdictCell } from '../render/verdict.js';
 import type { CostEstimate } from './estimate.js';
 import type { Unit } from './protocol.js';
 import type { Target } from './pool.js';
@@ -34,6 +38,11 @@ export class Progress {
   #total = 0;
   #done = 0;
   #doneCost = 0;
+  /** On a terminal: the unit last started, for the status line, and per planned version its units and verdicts so far. */
+  #running = '';
+  /** On a terminal: redraws the status line each second, so that its clock moves during a long unit. */
+  #ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #versions = new Map<string, { units: number; verdicts: string[] }>();
 
   /** How long a run goes before it shows an ETA (tests set 0: none waits for the clock). */
   readonly #etaAfterMs: number;
@@ -52,6 +61,7 @@ export class Progress {
     this.#unplanned.delete(targetKey(target));
     this.#total += units.length;
     this.#left.set(targetKey(target), new Map(units.map((u) => [unitKey(u), this.#estimate.unit(target.framework, target.version, u)])));
+    this.#versions.set(targetKey(target), { units: units.length, verdicts: [] });
   }
 
   /** The expected cost of what is not done yet. */
@@ -64,6 +74,20 @@ export class Progress {
 
   started(target: Target, unit: Unit): void {
     if (this.#quiet) return;
+    this.#running = `${targetKey(target)} ${unit.wiring} ${unit.store} ${unit.scenario}`;
+    if (this.#io.status) {
+      this.#io.status(this.#line(true));
+      this.#ticker ??= setInterval(() => this.#io.status?.(this.#line(true)), 1000).unref();
+    } else {
+      this.#io.err(`${this.#line(false)}\n`);
+    }
+  }
+
+  /**
+   * `[3/10 done] running lg@1.0 a memory replay · 0:42 elapsed, 12% done, ETA 5:10`; on a terminal, where a line too
+   * wide is cut at its end, the times come first: `[3/10 done] 0:42 elapsed, 12% done, ETA 5:10 · running lg@1.0 ...`.
+   */
+  #line(terminal: boolean): string {
     const elapsed = Date.now() - this.#started;
     const more = this.#unplanned.size > 0;
     const left = this.#leftCost();
@@ -77,10 +101,10 @@ export class Progress {
       eta = `, ${Math.floor(share * 100)}% done${share >= 0.1 && elapsed >= this.#etaAfterMs ? `, ETA ${clock(left / rate)}` : ''}`;
     }
     // The count is of units finished, so it never reads as more than the results file holds.
-    this.#io.err(
-      `[${this.#done}/${this.#total}${more ? '+' : ''} done] running ${targetKey(target)} ` +
-        `${unit.wiring} ${unit.store} ${unit.scenario} · ${clock(elapsed)} elapsed${eta}\n`,
-    );
+    const count = `[${this.#done}/${this.#total}${more ? '+' : ''} done]`;
+    const times = `${clock(elapsed)} elapsed${eta}`;
+    if (terminal) return `${count} ${times}${this.#running ? ` · running ${this.#running}` : ''}`;
+    return `${count} running ${this.#running} · ${times}`;
   }
 
   finished(target: Target, cells: readonly ResultCell[]): void {
@@ -96,15 +120,35 @@ export class Progress {
       this.#doneCost += units?.get(key) ?? 0;
       units?.delete(key);
     }
+    if (this.#quiet || !this.#io.status) return;
+    // On a terminal: a line per unit that failed or errored, and one when the version is done.
+    const version = this.#versions.get(targetKey(target));
+    version?.verdicts.push(...cells.map((c) => c.verdict));
+    for (const key of new Set(cells.filter((c) => c.wiring !== '*').map(unitKey))) {
+      const bad = cells.filter((c) => unitKey(c) === key && ['fail', 'error', 'timeout'].includes(c.verdict));
+      if (bad.length === 0) continue;
+      const reason = bad.find((c) => c.verdict !== 'fail' && c.reason)?.reason?.split('\n')[0];
+      this.#io.err(`${targetKey(target)} ${key.replace(/\//g, ' ')}: ${bad.map((c) => `${c.property} ${verdictCell(c)}`).join(', ')}${reason ? ` (${reason})` : ''}\n`);
+    }
+    if (version && units?.size === 0) {
+      this.#versions.delete(targetKey(target));
+      const tally = tallyVerdicts(version.verdicts.map((verdict) => ({ verdict })), shortVerdict);
+      this.#io.err(`${targetKey(target)} done: ${version.units} unit${version.units === 1 ? '' : 's'}${tally ? `, ${tally}` : ''}.\n`);
+    }
+    this.#io.status(this.#line(true));
   }
 
   failed(target: Target, reason: string): void {
     this.#unplanned.delete(targetKey(target));
     this.#left.delete(targetKey(target));
+    this.#versions.delete(targetKey(target));
     if (!this.#quiet) this.#io.err(`${targetKey(target)}: could not run: ${reason}\n`);
   }
 
   end(): void {
+    clearInterval(this.#ticker);
+    this.#ticker = undefined;
+    this.#io.status?.('');
     if (!this.#quiet) this.#io.err(`Ran ${this.#done} unit${this.#done === 1 ? '' : 's'} in ${clock(Date.now() - this.#started)}.\n`);
   }
 }
