@@ -19,6 +19,9 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 # shellcheck source=scripts/better-sqlite3.sh
 . scripts/better-sqlite3.sh
+# PACKAGES, the packages a user installs, and pack_packages, which packs them (as `pnpm release:pack` does).
+# shellcheck source=scripts/pack.sh
+. scripts/pack.sh
 
 keep=false
 build=true
@@ -32,9 +35,6 @@ for arg in "$@"; do
     *) printf 'pack-smoke: unknown option %s (see --help)\n' "$arg" >&2; exit 2 ;;
   esac
 done
-
-# The packages a user installs, in dependency order. The pins and the testkit are private and never published.
-PACKAGES=(packages/core packages/guard packages/adapters/reference packages/adapters/langgraph packages/adapters/langgraph-server packages/adapters/ai-sdk packages/adapters/openai-agents packages/adapters/mastra packages/adapters/adk packages/adapters/cloudflare-agents packages/conformance)
 
 started=$SECONDS
 step_started=$SECONDS
@@ -67,9 +67,7 @@ step "pnpm pack each publishable package (the CLI's build removed first: its pre
 # A pack of an unbuilt package once made a tarball whose bin pointed at a missing dist/cli.js; each package's
 # prepack runs its build now.
 rm -rf packages/conformance/dist packages/conformance/tsconfig.tsbuildinfo
-for dir in "${PACKAGES[@]}"; do
-  (cd "$dir" && pnpm pack --pack-destination "$work/tarballs" >"$work/pack.log" 2>&1) || { tail -20 "$work/pack.log" >&2; die "pnpm pack failed in $dir"; }
-done
+pack_packages "$work/tarballs" "$work/pack.log" || die "pnpm pack failed (above)"
 cli_listing=$(tar tzf "$work"/tarballs/approval-conformance-[0-9]*.tgz)
 grep -qx package/dist/cli.js <<<"$cli_listing" || die "the CLI's tarball has no dist/cli.js: its prepack did not build it"
 [ -f packages/conformance/dist/cli.js ] || die "packing the CLI did not build packages/conformance/dist"

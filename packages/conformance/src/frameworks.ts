@@ -667,7 +667,8 @@ export async function loadCellAdapter(
   }
   const { localPackage } = await import('@approval-conformance/core');
   const pkg = await localPackage(source, fw.localName).catch((error: Error) => {
-    throw new UsageError(`${cell.framework}@${cell.version} ran from ${source}, which is no longer there: ${error.message}.`);
+    // Gone, or there but not loadable as it is now (not built, its dependencies missing): the message says which.
+    throw new UsageError(`${cell.framework}@${cell.version} ran from ${source}, which does not load now: ${error.message.replace(/\.$/, '')}.`);
   });
   if (`${pkg.version}+local` !== cell.version) {
     throw new UsageError(`${source} is now ${fw.localName}@${pkg.version}, not the ${cell.version} these results ran; run it again.`);

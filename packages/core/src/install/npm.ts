@@ -2,10 +2,10 @@
 // a small shim module written there. Adapters say what to install and what the shim exports; this does the rest.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import semver from 'semver';
@@ -101,7 +101,13 @@ async function npmInstall(dir: string, what: string, args: readonly string[] = [
 export async function installIsolated<T>(spec: Isolated, log: (line: string) => void): Promise<T> {
   const root = cacheRoot();
   const dir = join(root, spec.folder);
-  const load = async () => (await import(pathToFileURL(join(dir, 'shim.mjs')).href)) as T;
+  const load = async () => {
+    try {
+      return (await import(pathToFileURL(join(dir, 'shim.mjs')).href)) as T;
+    } catch (error) {
+      throw localLoadError(spec, error) ?? error;
+    }
+  };
   if (finished(dir, spec)) return load();
   const installed = await withEntryLock(
     root,
@@ -178,11 +184,24 @@ export interface LocalPackage {
   readonly dependencies: Readonly<Record<string, string>>;
 }
 
+interface LocalManifest {
+  name?: string;
+  version?: string;
+  main?: string;
+  exports?: unknown;
+  dependencies?: Record<string, string>;
+}
+
+/**
+ * A local build, checked before anything is linked: its package.json names `expected`, the file its package.json
+ * exports (or its `main`) is there (else: build it first), and each of its dependencies is installed where Node looks
+ * for it from the build's real folder (else: how to install them). Each problem is an InstallError saying what to do.
+ */
 export async function localPackage(path: string, expected: string): Promise<LocalPackage> {
   const { readFile } = await import('node:fs/promises');
   const { resolve } = await import('node:path');
   const dir = resolve(path);
-  let manifest: { name?: string; version?: string; dependencies?: Record<string, string> };
+  let manifest: LocalManifest;
   try {
     manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
   } catch {
@@ -191,7 +210,97 @@ export async function localPackage(path: string, expected: string): Promise<Loca
   if (manifest.name !== expected) {
     throw new InstallError(`${dir} holds ${manifest.name ?? 'a package without a name'}, not ${expected}; point file: at ${expected}'s folder`);
   }
+  const entry = entryPoint(manifest);
+  if (entry !== undefined && !existsSync(join(dir, entry.file))) {
+    throw new InstallError(
+      `${dir} has no ${entry.file.replace(/^\.\//, '')}, which its package.json ${entry.field}: build it first (in its repository: pnpm build, or turbo build --filter=${expected} in a turbo monorepo)`,
+    );
+  }
+  const real = realpathSync(dir);
+  for (const dep of Object.keys(manifest.dependencies ?? {})) {
+    if (!installedFrom(real, dep)) throw new InstallError(missingDependency(expected, dir, dep));
+  }
   return { dir, name: expected, version: manifest.version ?? '0.0.0', dependencies: manifest.dependencies ?? {} };
+}
+
+/** The file Node loads for `import NAME` from a package.json, and which field says so; undefined when none does. */
+function entryPoint(manifest: LocalManifest): { file: string; field: string } | undefined {
+  const pick = (target: unknown): string | undefined => {
+    if (typeof target === 'string') return target;
+    if (Array.isArray(target)) return target.map(pick).find((t) => t !== undefined);
+    if (target === null || typeof target !== 'object') return undefined;
+    // Conditions in the order the object lists them, as Node takes them: the first one an ESM import matches.
+    for (const [condition, value] of Object.entries(target)) {
+      if (condition === 'node' || condition === 'import' || condition === 'default') {
+        const file = pick(value);
+        if (file !== undefined) return file;
+      }
+    }
+    return undefined;
+  };
+  const { exports } = manifest;
+  if (exports !== undefined) {
+    const subpaths = exports !== null && typeof exports === 'object' && !Array.isArray(exports) && Object.keys(exports).some((k) => k.startsWith('.'));
+    const file = pick(subpaths ? (exports as Record<string, unknown>)['.'] : exports);
+    return file === undefined ? undefined : { file, field: 'exports' };
+  }
+  return typeof manifest.main === 'string' ? { file: manifest.main, field: 'names as its main' } : undefined;
+}
+
+/** Whether `dep` is in a node_modules Node searches from the package folder `real` (its own, then its ancestors'). */
+function installedFrom(real: string, dep: string): boolean {
+  for (let dir = real; ; dir = dirname(dir)) {
+    if (basename(dir) !== 'node_modules' && existsSync(join(dir, 'node_modules', dep))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** What to do when a local build's dependency is not installed: where it is built, or its own folder for a tarball. */
+function missingDependency(name: string, dir: string, dep: string): string {
+  const folder = `${name.replace(/^@/, '').replace(/\//g, '-')}-build`;
+  return (
+    `${name}'s local build in ${dir} cannot load ${dep}: its dependencies are not installed. ` +
+    `In its repository, install them (pnpm install); for a packed build, unpacked, install it with them into an empty folder ` +
+    `(mkdir ${folder} && cd ${folder} && npm install --install-links ${dir}) and point file: at ${folder}/node_modules/${name}`
+  );
+}
+
+/**
+ * A local build that would not import, said as what to do: a package it imports that is not installed (its
+ * dependencies), or a file of its own that is missing (build it first). A local build is one the manifest links with
+ * `file:`. Undefined for anything else, which is thrown as it is.
+ */
+function localLoadError(spec: Isolated, error: unknown): InstallError | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'ERR_MODULE_NOT_FOUND' || typeof message !== 'string') return undefined;
+  const dependencies = (spec.manifest['dependencies'] ?? {}) as Record<string, string>;
+  // A folder linked with file: (a tarball named with file: is installed like a published version).
+  const local = Object.entries(dependencies).find(([, range]) => typeof range === 'string' && range.startsWith('file:') && !/\.(tgz|tar|tar\.gz)$/.test(range));
+  if (!local) return undefined;
+  const [name, range] = local;
+  const dir = range.slice('file:'.length);
+  const first = message.split('\n')[0]!;
+  // Only what the build's own files import: the shim's imports (the link itself, the peers the cache folder installs)
+  // are thrown as they are.
+  const from = / imported from (.+)$/.exec(first)?.[1];
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // gone: the message says so as it is
+  }
+  if (from !== undefined && !from.startsWith(join(real, '/')) && !from.startsWith(join(dir, '/'))) return undefined;
+  const pkg = /^Cannot find package '([^']+)'/.exec(first)?.[1];
+  if (pkg === name) return undefined;
+  if (pkg !== undefined) return new InstallError(`${missingDependency(name, dir, pkg)} (${first})`);
+  const module = /^Cannot find module '([^']+)'(?: imported from (.+))?$/.exec(first);
+  if (module) {
+    // Node names the missing file by its path; a module runner may give the specifier as written.
+    const [, specifier, importer] = module as unknown as [string, string, string | undefined];
+    const file = specifier.startsWith('.') && importer !== undefined ? join(dirname(importer), specifier) : specifier;
+    return new InstallError(`${name}'s local build in ${dir} has no ${file}, which it imports: build it first (${first})`);
+  }
+  return undefined;
 }
 
 /** The cache folder for a local build: one per path, linked (not copied), so a rebuild is seen without reinstalling. */
