@@ -5,48 +5,15 @@
 // scenario holds cells of the default matrix; a capped, bound or sampled run, or one of an opt-in scenario such as
 // three-tabs, holds spaces the default reductions were not enough for, which an audit would not finish either.
 // Whether a run checked contents does not matter: the audit's own runs always do.
-import { readdir } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
-import { DEFAULT_SCENARIOS, SCENARIOS, type ScenarioId } from '@approval-conformance/core';
+import { relative } from 'node:path';
+import { SCENARIOS } from '@approval-conformance/core';
+import { leftOutBecause, resultsFiles, SERVER_STORES } from '../published.js';
 import { readResults, type ResultsFile } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { auditUnitId, type AuditUnit } from './select.js';
 
-/**
- * Stores that need a server an audit is not given: their cells are never drawn, so that a seed picks the same cells
- * on every machine (CI has a PostgreSQL server; a laptop usually has not).
- */
-export const SERVER_STORES: readonly string[] = ['postgres'];
-
-/** Why an audit does not draw from a results file, or undefined when it does. */
-export function leftOutBecause(results: ResultsFile): string | undefined {
-  const o = results.options;
-  if (o === undefined) return 'it does not say how it was run';
-  if (results.complete !== true || results.shard !== undefined) return 'its run did not finish';
-  if (o.mode !== 'exhaustive') return 'its cells were sampled';
-  if (o.reduce !== true) return `it ran with other reductions than the default (${o.reduce === false ? 'none' : o.reduce.join(', ')})`;
-  if (o.maxSchedules !== undefined) return `its explorations were capped at ${o.maxSchedules} schedules`;
-  if (o.properties !== undefined) return `it checked only ${o.properties.join(', ')}`;
-  const optIn = o.scenarios.filter((s) => !DEFAULT_SCENARIOS.includes(s as ScenarioId));
-  if (optIn.length > 0) return `${optIn.join(', ')} runs only when named`;
-  if (o.stores !== undefined && o.stores.every((s) => SERVER_STORES.includes(s))) return `its store (${o.stores.join(', ')}) needs a server`;
-  return undefined;
-}
-
-/** Every results.json under `dir`, the top one first: where a unit is in two files, the default matrix's counts win. */
-export async function resultsFiles(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (at: string) => {
-    for (const entry of await readdir(at, { withFileTypes: true })) {
-      // A reproduction installed in place has a node_modules; nothing in it is a report.
-      if (entry.isDirectory() && entry.name !== 'node_modules' && !entry.name.startsWith('.')) await walk(join(at, entry.name));
-      else if (entry.isFile() && entry.name === 'results.json') found.push(join(at, entry.name));
-    }
-  };
-  await walk(dir);
-  const top = (file: string) => (dirname(file) === dir ? 0 : 1);
-  return found.sort((a, b) => top(a) - top(b) || a.localeCompare(b));
-}
+// Which files those are is published.ts's, which the index's one-minute answer reads too.
+export { leftOutBecause, resultsFiles, SERVER_STORES };
 
 export interface AuditSources {
   /** The files drawn from, in the order read. */

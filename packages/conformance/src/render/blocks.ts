@@ -3,6 +3,7 @@
 import type { ResultCell } from '../results.js';
 import { reproDir } from '../repro/index.js';
 import { esc, md, urlPart } from './escape.js';
+import { anchor, storyPath } from './story-text.js';
 
 export interface Inline {
   /** Text from anywhere, escaped for the format. */
@@ -17,6 +18,8 @@ export interface Inline {
   pageHref(framework: string): string;
   /** A failing cell's standalone reproduction (its README), from the reports' folder. */
   reproHref(cell: Pick<ResultCell, 'framework' | 'version' | 'wiring' | 'store' | 'scenario'>): string;
+  /** The reports' index, from their folder. */
+  readonly indexHref: string;
 }
 
 /** A table cell: inline text, or inline text with a class (HTML colours `pass`, `fail`, ...). */
@@ -33,9 +36,8 @@ export type Block =
   | { readonly kind: 'table'; readonly head: readonly string[]; readonly rows: readonly (readonly Cell[])[]; readonly className?: string }
   | { readonly kind: 'details'; readonly summary: string; readonly blocks: readonly Block[] };
 
-/** The anchor of a cell's story within its version's stories file. */
-export const anchor = (c: Pick<ResultCell, 'wiring' | 'store' | 'scenario' | 'property'>) =>
-  `${c.wiring}-${c.store}-${c.scenario}-${c.property}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+// Where a story is (its file and anchor) is story-text.ts's, which the standalone reproductions' READMEs link too.
+export { anchor };
 
 /** A link target in Markdown: no space or parenthesis may end it early. */
 const mdHref = (href: string) => href.replace(/[ ()]/g, (ch) => encodeURIComponent(ch).replace('(', '%28').replace(')', '%29'));
@@ -46,9 +48,10 @@ export const MARKDOWN: Inline = {
   strong: (inline) => `**${inline}**`,
   link: (inline, href) => `[${inline}](${mdHref(href)})`,
   br: '<br>',
-  storyHref: (c) => `stories/${urlPart(c.framework)}@${urlPart(c.version)}.md#${anchor(c)}`,
+  storyHref: storyPath,
   pageHref: (framework) => `${urlPart(framework)}.md`,
   reproHref: (c) => `repro/${urlPart(reproDir(c))}/README.md`,
+  indexHref: 'README.md',
 };
 
 export const HTML: Inline = {
@@ -60,7 +63,20 @@ export const HTML: Inline = {
   storyHref: (c) => `html/${urlPart(c.framework)}@${urlPart(c.version)}.html#${anchor(c)}`,
   pageHref: (framework) => `${urlPart(framework)}.html`,
   reproHref: (c) => `repro/${urlPart(reproDir(c))}/README.md`,
+  indexHref: 'index.html',
 };
+
+/** The links of a format into the reports of a run published in `folder` under the reports' folder ('/' between parts). */
+export function within(f: Inline, folder: string): Inline {
+  const at = `${folder.split('/').map(urlPart).join('/')}/`;
+  return {
+    ...f,
+    storyHref: (c) => at + f.storyHref(c),
+    pageHref: (framework) => at + f.pageHref(framework),
+    reproHref: (c) => at + f.reproHref(c),
+    indexHref: at + f.indexHref,
+  };
+}
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 

@@ -32,11 +32,11 @@ describe('the fix a failing cell links to', () => {
   it('is shown under the story, in Markdown and HTML, with the guard README', () => {
     const cells = [broken, guarded('guarded-native-approval')];
     expect(storiesPage(target, cells)).toContain(
-      "**The fix:** with the approval guard added, `guarded-native-approval` on memory passes this (pass (18 schedules)). How to fix this in your app: [the guard's README](https://www.npmjs.com/package/@approval-conformance/guard).",
+      "**The fix:** with the approval guard added, `guarded-native-approval` on memory passes this (pass (18 schedules)). How to fix this in your app: [the guard's README](https://github.com/approval-conformance/approval-conformance/blob/main/packages/guard/README.md#install).",
     );
     // Written into a folder of a clone (reports/), the link is relative, from the story's folder, and works offline.
     const reports = fileURLToPath(new URL('../../../../reports', import.meta.url));
-    expect(storiesPage(target, cells, reports)).toContain("[the guard's README](../../packages/guard/README.md)");
+    expect(storiesPage(target, cells, reports)).toContain("[the guard's README](../../packages/guard/README.md#install)");
     expect(storiesHtml(target, cells)).toContain('<strong>The fix:</strong> with the approval guard added, <code>guarded-native-approval</code>');
     expect(storiesPage(target, [broken])).not.toContain('The fix');
   });

@@ -9,8 +9,11 @@ import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResultCell } from '../results.js';
 
-/** The guard's README where no clone of the suite holds it: its page on the registry. */
-export const GUARD_PAGE = 'https://www.npmjs.com/package/@approval-conformance/guard';
+/**
+ * The guard's README where no clone of the suite holds it: in the suite's repository, at its Install section (the
+ * package is not on the registry yet, so its registry page would be a 404).
+ */
+export const GUARD_PAGE = 'https://github.com/approval-conformance/approval-conformance/blob/main/packages/guard/README.md#install';
 
 /**
  * The guard's README as a link from a folder of reports: relative, so that it works in a clone and offline, where the
@@ -21,7 +24,7 @@ export function guardReadme(reportsDir: string | undefined, depth = 0): string {
   if (reportsDir === undefined) return GUARD_PAGE;
   const readme = fileURLToPath(new URL('../../../guard/README.md', import.meta.url));
   if (!existsSync(readme)) return GUARD_PAGE;
-  return `${'../'.repeat(depth)}${relative(reportsDir, readme).split(sep).join('/')}`;
+  return `${'../'.repeat(depth)}${relative(reportsDir, readme).split(sep).join('/')}#install`;
 }
 
 const isGuarded = (wiring: string) => wiring.startsWith('guarded-');

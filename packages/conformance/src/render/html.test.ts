@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '@approval-conformance/core';
 import { cell, failing, results } from '../results.fixtures.js';
+import type { RunOptions } from '../results.js';
 import { cli } from '../run-io.fixtures.js';
 import { sequenceSvg } from './sequence.js';
 
@@ -32,6 +33,24 @@ describe('the HTML report', () => {
     expect(stories).toContain('1. tamper a1: &lt;script&gt;');
     const table = await readFile(join(dir, 'ai.html'), 'utf8');
     expect(table).toContain('title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"');
+  });
+
+  it("escapes the folder of a run published beside this one, in the text and in its links", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-html-'));
+    const options: RunOptions = { scenarios: ['double-resume'], mode: 'exhaustive', seed: 1, reduce: true, checkContents: true };
+    await writeFile(join(dir, 'results.json'), JSON.stringify({ ...results([failing('7.0.0')]), complete: true, options }));
+    const folder = `x<y & "z"`;
+    const cf = { ...failing('0.12.2'), framework: 'cloudflare-agents', id: 'cloudflare-agents@0.12.2/native-approval/memory/double-resume/at-most-once' };
+    const companion = { schemaVersion: 2, targets: [{ framework: 'cloudflare-agents', version: '0.12.2', spec: 'cloudflare-agents', packages: {} }], cells: [cf], complete: true, options };
+    await mkdir(join(dir, folder));
+    await writeFile(join(dir, folder, 'results.json'), JSON.stringify(companion));
+    expect((await cli('report', join(dir, 'results.json'))).code).toBe(0);
+    const html = await readFile(join(dir, 'index.html'), 'utf8');
+    expect(html).toContain('<a href="x%3Cy%20%26%20%22z%22/index.html">x&lt;y &amp; &quot;z&quot;/</a>');
+    expect(html).toContain('href="x%3Cy%20%26%20%22z%22/html/cloudflare-agents@0.12.2.html#native-approval-memory-double-resume-at-most-once"');
+    expect(html).not.toContain('<y');
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('[x&lt;y &amp; "z"/](x%3Cy%20%26%20%22z%22/README.md)');
   });
 
   it('draws one arrow per event, from the actor to the record, the world or the client', () => {

@@ -1,12 +1,13 @@
 // The index, for the two kinds of reader who read rather than run: a team choosing a framework, and whoever
 // publishes a comparison. From the top: the one-minute answer (each framework's newest version, its docs' default
 // wiring beside its safest documented one, the framework's own fix and the guarded one, property by property, each
-// failure in one plain line linking to its story); per framework, what still fails with each of those; what changed between versions;
+// failure in one plain line linking to its story; a framework run apart and published beside these results, from its
+// own run, companions.ts); per framework, what still fails with each of those; what changed between versions;
 // what each property protects against; the reference runtime's calibration; every version by wiring; the details.
 import { PROPERTY_IDS, type PropertyId } from '@approval-conformance/core';
 import { staleTriage, triageOf, type TriageEntry } from '../triage.js';
 import type { ResultCell } from '../results.js';
-import type { Block, Cell, Inline, Item } from './blocks.js';
+import { within, type Block, type Cell, type Inline, type Item } from './blocks.js';
 import { calibration } from './calibration.js';
 import {
   CALIBRATION,
@@ -14,6 +15,7 @@ import {
   representative,
   versionSteps,
   wiringOutcomes,
+  type FrameworkAnswer,
   type PropertyOutcome,
   type WiringOutcome,
 } from './decider.js';
@@ -21,6 +23,7 @@ import { guardReadme } from './fix.js';
 import { FRAMEWORK_REPROS, reproFor } from '../repro/index.js';
 import { brokenCount, storesThatRan } from './grid.js';
 import { HARMS, PROPERTY_WORDS, plainStory } from './plain.js';
+import type { CompanionRun } from './companions.js';
 import type { ReportInput } from './markdown.js';
 
 /** The role of a wiring that is the framework's own fix, as its docs or examples show it. */
@@ -52,13 +55,13 @@ function triageLinks(f: Inline, cell: ResultCell | undefined, triage: readonly T
  * Whether the framework's own fix keeps more than its safest other documented wiring: then the fix is the one marked
  * safest, so that a reader going down the column never picks the worse of the two.
  */
-const fixIsSafest = (a: ReturnType<typeof frameworkAnswers>[number]) => a.remedy !== undefined && (a.safest === undefined || share(a.remedy) > share(a.safest));
+const fixIsSafest = (a: FrameworkAnswer) => a.remedy !== undefined && (a.safest === undefined || share(a.remedy) > share(a.safest));
 
 /** The documented wiring (the framework's own fix included) that keeps the most: what "safest" names. */
-const safestOf = (a: ReturnType<typeof frameworkAnswers>[number]) => (fixIsSafest(a) ? a.remedy : a.safest);
+const safestOf = (a: FrameworkAnswer) => (fixIsSafest(a) ? a.remedy : a.safest);
 
 /** The wirings the one-minute answer shows for a framework, each with its role. */
-function shownRoles(a: ReturnType<typeof frameworkAnswers>[number]): [string, WiringOutcome][] {
+function shownRoles(a: FrameworkAnswer): [string, WiringOutcome][] {
   const shown: [string, WiringOutcome][] = [];
   const fixFirst = fixIsSafest(a);
   if (a.docsDefault) shown.push([a.docsDefault === a.safest && !fixFirst ? 'default and safest' : 'default', a.docsDefault]);
@@ -109,9 +112,28 @@ const MARK: Record<PropertyOutcome['status'], string> = {
 /** How many properties a wiring keeps, as a share of those it was judged on (for ranking). */
 const share = (w: WiringOutcome | undefined) => (w && w.judged > 0 ? w.holding / w.judged : -1);
 
-/** The frameworks, the one whose safest documented wiring (or own fix) keeps the most first: the grid's order. */
-function ranked(answers: ReturnType<typeof frameworkAnswers>) {
-  return [...answers].sort((a, b) => share(safestOf(b)) - share(safestOf(a)) || a.framework.localeCompare(b.framework));
+/**
+ * A framework's answer with the cells it comes from and the links into their reports: this run's, or those of a run
+ * published beside it (`run`), whose pages are in its own folder.
+ */
+interface Answer {
+  readonly a: FrameworkAnswer;
+  readonly f: Inline;
+  readonly cells: readonly ResultCell[];
+  readonly run?: CompanionRun;
+}
+
+/**
+ * Every framework of the one-minute answer, the one whose safest documented wiring (or own fix) keeps the most first
+ * (the grid's order): this run's, and those the runs published beside it add.
+ */
+function answersOf(f: Inline, input: ReportInput): Answer[] {
+  const own = frameworkAnswers(input.targets, input.cells).map((a): Answer => ({ a, f, cells: input.cells }));
+  const beside = (input.companions?.runs ?? []).flatMap((run) => {
+    const there = within(f, run.folder);
+    return frameworkAnswers(run.targets, run.cells).map((a): Answer => ({ a, f: there, cells: run.cells, run }));
+  });
+  return [...own, ...beside].sort((x, y) => share(safestOf(y.a)) - share(safestOf(x.a)) || x.a.framework.localeCompare(y.a.framework));
 }
 
 const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
@@ -120,7 +142,7 @@ const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') 
  * One or two sentences from the results: which documented wiring keeps at-most-once (where the results checked it:
  * a run of other properties says nothing of it), and what the guard keeps.
  */
-function headline(answers: ReturnType<typeof frameworkAnswers>, properties: readonly PropertyId[]): string {
+function headline(answers: readonly FrameworkAnswer[], properties: readonly PropertyId[]): string {
   const keeping = answers.flatMap((a) =>
     [a.safest, a.remedy, a.docsDefault]
       .filter((w): w is WiringOutcome => w !== undefined && w.properties.get('at-most-once')?.status === 'holds')
@@ -154,11 +176,12 @@ function headline(answers: ReturnType<typeof frameworkAnswers>, properties: read
 
 /** The one-minute answer: a headline from the results, then a grid, a row per framework and role, a mark per property. */
 function summaryTable(f: Inline, input: ReportInput): Block[] {
-  const answers = ranked(frameworkAnswers(input.targets, input.cells));
+  const answers = answersOf(f, input);
   if (answers.length === 0) return [];
-  const properties = propertiesOf(input.cells.filter((c) => c.framework !== CALIBRATION));
+  const runs = input.companions?.runs ?? [];
+  const properties = propertiesOf([...input.cells, ...runs.flatMap((r) => r.cells)].filter((c) => c.framework !== CALIBRATION));
   const rows: Cell[][] = [];
-  for (const a of answers) {
+  for (const { a, f: g, run } of answers) {
     // Roles that read the same on every property share a row: `default and safest`, `default, guarded`.
     const groups: { roles: string[]; w: WiringOutcome }[] = [];
     for (const [role, w] of shownRoles(a)) {
@@ -166,14 +189,16 @@ function summaryTable(f: Inline, input: ReportInput): Block[] {
       if (same) same.roles.push(role);
       else groups.push({ roles: [role], w });
     }
+    // A row from a run published apart links that run's reports, and says it is its own run.
+    const own = run ? `${f.br}${g.link(f.text('its own run'), g.indexHref)}` : '';
     groups.forEach(({ roles, w }, i) => {
-      const name = i === 0 ? f.link(f.strong(f.text(`${a.framework} ${a.version}`)), f.pageHref(a.framework)) : '';
+      const name = i === 0 ? `${g.link(f.strong(f.text(`${a.framework} ${a.version}`)), g.pageHref(a.framework))}${own}` : '';
       const role = `${f.text(roles.join(', '))}: ${f.code(w.wiring)}${w.remedy ? ` ${f.link(f.text('(page)'), w.remedy)}` : ''}`;
       const marks: Cell[] = properties.map((p) => {
         const o = w.properties.get(p);
         const status = o?.status ?? 'not-run';
         const cell = status === 'fails' ? representative(o!) : undefined;
-        const mark = cell ? f.link(f.text(MARK[status]), f.storyHref(cell), plainStory(cell.scenario, p)) : f.text(MARK[status]);
+        const mark = cell ? g.link(f.text(MARK[status]), g.storyHref(cell), plainStory(cell.scenario, p)) : f.text(MARK[status]);
         return { inline: mark, className: STATUS_CLASS[status] };
       });
       rows.push([name, role, ...marks]);
@@ -182,7 +207,7 @@ function summaryTable(f: Inline, input: ReportInput): Block[] {
   const head = [f.text('framework'), f.text('wiring'), ...properties.map((p) => `${f.code(p)}${f.br}${f.text(SHORT[p])}`)];
   return [
     { kind: 'h', level: 2, text: 'The one-minute answer', id: 'answer' },
-    { kind: 'p', inline: f.strong(f.text(headline(answers, properties))) },
+    { kind: 'p', inline: f.strong(f.text(headline(answers.map((x) => x.a), properties))) },
     {
       kind: 'p',
       inline: f.text(
@@ -190,10 +215,36 @@ function summaryTable(f: Inline, input: ReportInput): Block[] {
           "the framework's own fix where its docs or examples show one (with its page), and the documented pattern with the approval guard added (guarded: our fix). " +
           '✓ holds under every schedule of every scenario and store; ✗ fails (it links to the shortest failure\'s story); ◐ holds where explored, not every schedule; ! no verdict (error or timeout); · not checked. ' +
           'Below, per framework, each failure in one line, with where its docs or tracker admit it and a standalone reproduction.',
-      ),
+      ) + besideThis(f, answers),
     },
     { kind: 'table', head, rows, className: 'summary' },
+    ...leftOut(f, input),
   ];
+}
+
+/** Which rows come from a run published apart (its own run), with a link to its reports; nothing where none does. */
+function besideThis(f: Inline, answers: readonly Answer[]): string {
+  const runs = [...new Set(answers.flatMap((x) => (x.run ? [x.run] : [])))];
+  if (runs.length === 0) return '';
+  const from = runs.map((run) => {
+    const names = answers.filter((x) => x.run === run).map((x) => x.a.framework);
+    return `${f.text(`${listed(names)}, from`)} ${f.link(f.text(`${run.folder}/`), within(f, run.folder).indexHref)}`;
+  });
+  const one = answers.filter((x) => x.run).length === 1;
+  return ` ${f.text(`${one ? 'A row comes from its own run' : 'Some rows come from their own runs'}, published apart with the same options as this one: `)}${from.join(f.text('; '))}${f.text('.')}`;
+}
+
+/** The runs published beside this one that hold a framework this answer has not, and why each is not in it. */
+function leftOut(f: Inline, input: ReportInput): Block[] {
+  const left = input.companions?.left ?? [];
+  if (left.length === 0) return [];
+  const items = left.map((l) => {
+    const file = f.code(`${l.folder}/results.json`);
+    return l.frameworks.length > 0
+      ? `${f.text(`${listed(l.frameworks)}, run in`)} ${file}${f.text(`: ${l.why}.`)}`
+      : `${f.text('The run in')} ${file}${f.text(`, which could not be read: ${l.why.replace(/\.?$/, '.')}`)}`;
+  });
+  return [{ kind: 'p', inline: f.strong(f.text('Not in this answer, although published beside it:')) }, { kind: 'ul', items }];
 }
 
 /** Every failing property of a wiring, one plain line each. */
@@ -237,24 +288,28 @@ function wiringItem(f: Inline, title: string, w: WiringOutcome, triage: readonly
 function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
   const blocks: Block[] = [];
   // In the grid's order, closest to safe first.
-  for (const a of ranked(frameworkAnswers(input.targets, input.cells))) {
+  for (const { a, f: g, cells, run } of answersOf(f, input)) {
     blocks.push({ kind: 'h', level: 3, text: `${a.framework} ${a.version}`, id: `framework-${a.framework}` });
     const items: Item[] = [];
+    if (run) {
+      const when = run.updated ? `, last cell written ${run.updated}` : '';
+      items.push(`${f.text('From its own run, published apart with the same options as this one:')} ${g.link(f.text(`${run.folder}/`), g.indexHref)}${f.text(`${when}.`)}`);
+    }
     const fixFirst = fixIsSafest(a);
     const title = fixFirst ? 'The best documented wiring without the fix' : 'The safest documented wiring';
-    if (a.docsDefault && a.docsDefault !== a.safest) items.push(wiringItem(f, "The docs' default,", a.docsDefault, triage));
-    if (a.safest) items.push(wiringItem(f, a.safest === a.docsDefault ? `${title}, and the docs' default,` : `${title},`, a.safest, triage));
+    if (a.docsDefault && a.docsDefault !== a.safest) items.push(wiringItem(g, "The docs' default,", a.docsDefault, triage));
+    if (a.safest) items.push(wiringItem(g, a.safest === a.docsDefault ? `${title}, and the docs' default,` : `${title},`, a.safest, triage));
     if (a.remedy) {
       const page = ` ${f.link(f.text('The page it comes from'), a.remedy.remedy!)}.`;
-      items.push(wiringItem(f, fixFirst ? "The framework's own fix, the safest documented wiring," : "The framework's own fix,", a.remedy, triage, page));
+      items.push(wiringItem(g, fixFirst ? "The framework's own fix, the safest documented wiring," : "The framework's own fix,", a.remedy, triage, page));
     }
     if (a.fix) {
-      const how = ` ${f.text('How to add it:')} ${f.link(f.text("the guard's README"), guardReadme(input.dir))} ${f.text('(@approval-conformance/guard, its records in memory, SQLite or PostgreSQL, each backend tested by this suite).')}`;
-      items.push(wiringItem(f, 'The fix, the approval guard added:', a.fix, triage, how));
+      const how = ` ${f.text('How to add it:')} ${f.link(f.text("the guard's README"), guardReadme(input.dir))} ${f.text('(@approval-conformance/guard, not on the registry yet: its Install section has the command that works today; its records in memory, SQLite or PostgreSQL, each backend tested by this suite).')}`;
+      items.push(wiringItem(g, 'The fix, the approval guard added:', a.fix, triage, how));
     }
-    const own = triage.filter((e) => e.framework === a.framework && input.cells.some((c) => triageOf(c, [e]).length > 0));
+    const own = triage.filter((e) => e.framework === a.framework && cells.some((c) => triageOf(c, [e]).length > 0));
     for (const e of own) items.push(`${f.text(`${a.framework} says: ${e.note}`)} ${f.link(f.text('(source)'), e.link)}`);
-    items.push(f.link(f.text(`Every version, wiring and cell of ${a.framework}`), f.pageHref(a.framework)));
+    items.push(g.link(f.text(`Every version, wiring and cell of ${a.framework}`), g.pageHref(a.framework)));
     blocks.push({ kind: 'ul', items });
   }
   return blocks.length === 0 ? [] : [{ kind: 'h', level: 2, text: 'Per framework: what to use, and what still fails', id: 'per-framework' }, ...blocks];

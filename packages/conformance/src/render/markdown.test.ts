@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cell, failing, results } from '../results.fixtures.js';
+import type { ResultCell, ResultsFile, RunOptions } from '../results.js';
 import { cli } from '../run-io.fixtures.js';
 
 describe('the Markdown reports', () => {
@@ -120,5 +121,61 @@ describe('the Markdown reports', () => {
     await writeFile(file, JSON.stringify({ ...results([failing('6.0.0')]), planned: ['ai@6.0.0'], complete: true }));
     await cli('report', file);
     expect(await readFile(join(dir, 'README.md'), 'utf8')).not.toContain('did not finish');
+  });
+
+  it('count and link a run published beside them (the Cloudflare row, run apart) in the one-minute answer, and only then', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    const options: RunOptions = { scenarios: ['double-resume', 'replay'], mode: 'exhaustive', seed: 1, reduce: true, checkContents: true };
+    const run = (cells: ResultCell[], framework = 'ai', over: Partial<ResultsFile> = {}): ResultsFile => ({
+      ...results(cells),
+      targets: [...new Set(cells.map((c) => c.version))].map((version) => ({ framework, version, spec: framework, packages: {} })),
+      complete: true,
+      options,
+      updated: '2026-12-06T01:19:24.890Z',
+      ...over,
+    });
+    await writeFile(file, JSON.stringify(run([failing('7.0.0')])));
+    const cf = (c: ResultCell): ResultCell => ({ ...c, framework: 'cloudflare-agents', id: c.id.replace(/^ai@/, 'cloudflare-agents@') });
+    const companion = run([cf(failing('0.12.2')), cf(cell({ version: '0.12.2', verdict: 'pass', wiring: 'guarded-native-approval' }))], 'cloudflare-agents');
+
+    // Without a run beside it: one framework, named.
+    expect((await cli('report', file)).code).toBe(0);
+    let index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('**At its newest version, ai has no documented wiring');
+    expect(index).not.toContain('cloudflare-agents');
+
+    // With one, in its own folder: counted, its row and section link its own reports, and nothing is written there.
+    await mkdir(join(dir, 'cloudflare-agents'));
+    await writeFile(join(dir, 'cloudflare-agents', 'results.json'), JSON.stringify(companion));
+    expect((await cli('report', file)).code).toBe(0);
+    index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('**Of the 2 frameworks here, at their newest version, none has a documented wiring');
+    expect(index).toContain('| [**cloudflare-agents 0.12.2**](cloudflare-agents/cloudflare-agents.md)<br>[its own run](cloudflare-agents/README.md) | safest: `native-approval` | [✗](cloudflare-agents/stories/cloudflare-agents@0.12.2.md#native-approval-memory-double-resume-at-most-once) |');
+    expect(index).toContain('A row comes from its own run, published apart with the same options as this one: cloudflare-agents, from [cloudflare-agents/](cloudflare-agents/README.md).');
+    expect(index).toContain('### cloudflare-agents 0.12.2\n\n- From its own run, published apart with the same options as this one: [cloudflare-agents/](cloudflare-agents/README.md), last cell written 2026-12-06T01:19:24.890Z.');
+    expect(index).toContain('[Every version, wiring and cell of cloudflare-agents](cloudflare-agents/cloudflare-agents.md)');
+    // Its versions are its own run's: not in this run's tables, stories or reproductions.
+    expect(index).not.toContain('[cloudflare-agents@0.12.2]');
+    expect(await readdir(join(dir, 'cloudflare-agents'))).toEqual(['results.json']);
+    const html = await readFile(join(dir, 'index.html'), 'utf8');
+    expect(html).toContain('<a href="cloudflare-agents/cloudflare-agents.html"><strong>cloudflare-agents 0.12.2</strong></a><br><a href="cloudflare-agents/index.html">its own run</a>');
+    expect(html).toContain('href="cloudflare-agents/html/cloudflare-agents@0.12.2.html#native-approval-memory-double-resume-at-most-once"');
+
+    // Run with other options than this one: left out, and said why.
+    await writeFile(join(dir, 'cloudflare-agents', 'results.json'), JSON.stringify({ ...companion, options: { ...options, scenarios: ['double-resume'] } }));
+    expect((await cli('report', file)).code).toBe(0);
+    index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('**At its newest version, ai has no documented wiring');
+    expect(index).toContain('- cloudflare-agents, run in `cloudflare-agents/results.json`: it ran with other options (--scenario double-resume) than this run (--scenario double-resume,replay).');
+
+    // A file that cannot be read: the index is written all the same, and says so, naming it from the reports' folder.
+    await writeFile(join(dir, 'cloudflare-agents', 'results.json'), '{"cells": [');
+    const corrupt = await cli('report', file);
+    expect(corrupt.code).toBe(0);
+    index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain('**At its newest version, ai has no documented wiring');
+    expect(index).toContain("**Not in this answer, although published beside it:**\n\n- The run in `cloudflare-agents/results.json`, which could not be read: 'cloudflare-agents/results.json' is not JSON;");
+    expect(index).not.toContain(dir);
   });
 });

@@ -5,6 +5,7 @@ import type { ResultCell, ResultTarget, RunOptions } from '../results.js';
 import { BOTH_WAYS } from '../invoked-as.js';
 import { triageOf, type TriageEntry } from '../triage.js';
 import { anchor, MARKDOWN, markdownBlocks } from './blocks.js';
+import type { Companions } from './companions.js';
 import { md, urlPart } from './escape.js';
 import { fixChange, guardedFix, guardReadme } from './fix.js';
 import { frameworkSummary } from './framework-summary.js';
@@ -37,6 +38,11 @@ export interface ReportInput {
   readonly dir?: string;
   /** The options the run was made with, where known: a report of part of the matrix names them. */
   readonly options?: RunOptions;
+  /**
+   * The runs published beside this one, under its reports' folder (companions.ts): the one-minute answer adds the
+   * frameworks they hold and this run has not, linking their reports, and says those it leaves out.
+   */
+  readonly companions?: Companions;
 }
 
 /** Planned versions that have no cells yet, or all versions when the run did not say what it planned. */

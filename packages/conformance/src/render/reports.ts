@@ -10,7 +10,9 @@ import type { TriageEntry } from '../triage.js';
 import { UsageError } from '../usage-error.js';
 import { FRAMEWORK_REPROS, reproDir, reproFor } from '../repro/index.js';
 import { urlPart } from './escape.js';
+import { storyPath } from './story-text.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
+import { companionRuns, targetsOf } from './companions.js';
 import { answerFailures } from './index-page.js';
 import { contentsSentence, runFlags } from './run-options.js';
 import { frameworkPage, indexPage, storiesFile, storiesPage, type ReportInput } from './markdown.js';
@@ -26,12 +28,7 @@ export function writeResultsReports(
   resultsName: string,
   triage: readonly TriageEntry[] = [],
 ): Promise<string[]> {
-  const targets =
-    results.targets ??
-    [...new Set(results.cells.map((c) => `${c.framework}@${c.version}`))].map((key) => {
-      const at = key.lastIndexOf('@');
-      return { framework: key.slice(0, at), version: key.slice(at + 1), spec: key, packages: {} };
-    });
+  const targets = targetsOf(results);
   return writeReports(
     dir,
     {
@@ -114,9 +111,12 @@ export interface ReportMeta {
 }
 
 export async function writeReports(dir: string, given: ReportInput, meta: ReportMeta = {}): Promise<string[]> {
-  const input: ReportInput = { ...given, dir: resolve(dir) };
-  const env = meta.environment;
   const data = meta.resultsName ?? 'results.json';
+  // The runs published beside this one (reports/cloudflare-agents/ beside the default matrix): read before anything
+  // is written, and never a reason not to write (a file that cannot be read is said in the index).
+  const companions = given.companions ?? (await companionRuns(dir, given, resolve(dir, data)));
+  const input: ReportInput = { ...given, dir: resolve(dir), companions };
+  const env = meta.environment;
   // Versions whose main package declares a Node range the run's Node is outside of (they ran on it all the same).
   const outside = input.targets.flatMap((t) =>
     Object.entries(t.nodeEngines ?? {}).map(([name, range]) => `${t.framework}@${t.version} (${name} declares node ${range})`),
@@ -162,7 +162,8 @@ function reproPages(input: ReportInput): [string, string][] {
   const made = new Map<string, { lines: number; cells: string[] }>();
   const without: string[] = [];
   for (const cell of failures) {
-    const plan = reproFor(cell, FRAMEWORK_REPROS, input.cells);
+    // Its README links each cell's story, in reports/stories/ beside reports/repro/NAME/.
+    const plan = reproFor(cell, FRAMEWORK_REPROS, input.cells, (c) => `../../${storyPath(c)}`);
     if (plan.kind !== 'repro') {
       without.push(`- \`${cell.id}\`: ${plan.why.replace(/ Replay .*$/, '')}`);
       continue;

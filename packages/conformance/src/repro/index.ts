@@ -11,4 +11,4 @@ import type { FrameworkRepro } from './script.js';
 export const FRAMEWORK_REPROS: readonly FrameworkRepro[] = [aiRepro, openaiAgentsRepro, adkRepro, langgraphRepro, langgraphServerRepro, mastraRepro];
 
 export { REPRO_SCENARIOS } from './scenarios.js';
-export { reproDir, reproFiles, reproFor, type ReproFiles, type ReproPlan, type ReproTarget } from './script.js';
+export { reproDir, reproFiles, reproFor, type ReproFiles, type ReproPlan, type ReproTarget, type StoryLink } from './script.js';

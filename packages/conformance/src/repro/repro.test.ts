@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readResults, type ResultCell } from '../results.js';
 import { FRAMEWORK_REPROS, REPRO_SCENARIOS, reproFiles, reproFor } from './index.js';
+import { storyPath } from '../render/story-text.js';
 import { scenarioRepro } from './scenarios.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -159,5 +160,40 @@ describe('what repro says of a cell', () => {
     expect(plan.files['README.md']).toContain('`openai-agents@0.20.0/run-state/memory/double-resume/at-most-once` (4 steps)');
     expect(plan.files['repro.mjs']).toContain("from '@openai/agents'");
     expect(plan.files['repro.mjs']).not.toContain('approval-conformance/');
+  });
+
+  it("a README names each cell's story, links it where the reports are known, and tells the shortest one itself", () => {
+    const id = 'openai-agents@0.20.0/run-state/memory/double-resume/at-most-once';
+    const story = ['t1 read the record: a1 <unspent>', 't2 ran | the transfer'];
+    const failing = cell({ id, counterexample: { steps: 4, schedule: 't1:1 t2:1', story, witness: [1], explanation: 'x', history: [] } });
+    const plan = reproFor(failing, FRAMEWORK_REPROS, [failing]);
+    if (plan.kind !== 'repro') throw new Error(plan.kind);
+    // Written from any results file (repro --out DIR): where the story is in that file's reports, and the story itself.
+    expect(plan.files['README.md']).toContain(`- \`${id}\` (4 steps): \`stories/openai-agents@0.20.0.md#run-state-memory-double-resume-at-most-once\``);
+    expect(plan.files['README.md']).toContain(`The suite's story of \`${id}\`, schedule \`t1:1 t2:1\` (in bold, the steps that show the bug):\n\n1. t1 read the record: a1 &lt;unspent&gt;\n2. **t2 ran \\| the transfer**\n`);
+    // Written into the reports (reports/repro/NAME/): a link to the story beside it.
+    const linked = reproFor(failing, FRAMEWORK_REPROS, [failing], (c) => `../../${storyPath(c)}`);
+    if (linked.kind !== 'repro') throw new Error(linked.kind);
+    expect(linked.files['README.md']).toContain(`- \`${id}\` (4 steps): [its story](../../stories/openai-agents@0.20.0.md#run-state-memory-double-resume-at-most-once)`);
+    expect(linked.files['repro.mjs']).toBe(plan.files['repro.mjs']);
+  });
+
+  it('a script declares forge (an approval sent with no user) only where its steps send one: every framework, wiring and scenario', () => {
+    const units = new Map(published.cells.map((c) => [`${c.framework}|${c.version}|${c.wiring}|${c.store}`, c]));
+    let checked = 0;
+    for (const c of units.values()) {
+      for (const scenario of REPRO_SCENARIOS) {
+        const plan = reproFiles({ framework: c.framework, version: c.version, wiring: c.wiring, scenario, store: c.store }, FRAMEWORK_REPROS);
+        if (plan.kind !== 'repro') continue;
+        checked++;
+        const forges = /\bforge\(/.test(scenarioRepro(scenario)!.steps);
+        expect(/\bforge\b/.test(plan.files['repro.mjs']), `${c.framework}@${c.version} ${c.wiring} ${scenario}`).toBe(forges);
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+    // And the published ones, written by report from the same writers.
+    for (const name of readdirSync(join(root, 'reports/repro')).filter((n) => existsSync(join(root, 'reports/repro', n, 'repro.mjs')))) {
+      expect(/\bforge\b/.test(readFileSync(join(root, 'reports/repro', name, 'repro.mjs'), 'utf8')), name).toBe(name.endsWith('-tamper'));
+    }
   });
 });

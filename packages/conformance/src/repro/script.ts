@@ -3,6 +3,8 @@
 // documented app, and the scenario's steps, in that order (scenarios.ts, and a module per framework). It prints what
 // happened and exits 1 when the bug shows, 0 when it does not.
 import type { ResultCell } from '../results.js';
+import { md } from '../render/escape.js';
+import { storyPath } from '../render/story-text.js';
 import { notWrittenWhy, OVERLAP_MARK, REPORT, scenarioRepro } from './scenarios.js';
 
 /** A framework's documented app, as the script's middle: its imports, and `ask`, `click`, `forge`, `resume`. */
@@ -49,6 +51,50 @@ export interface ReproTarget {
   readonly store?: string;
 }
 
+/**
+ * A cell's story as the README links it, from the reproduction's folder: given where the reports are known to be
+ * (`report` writes reports/repro/ beside reports/stories/). Without it the README names the story's path in the
+ * reports of the results file; either way it tells one story itself, so that it reads the same wherever it is copied.
+ */
+export type StoryLink = (cell: ResultCell) => string;
+
+/**
+ * What the README says of the cells a script reproduces: each with its story, then one story itself, the shortest of
+ * the property the script watches (`property`: two transfers, say), or else the shortest.
+ */
+function storiesOf(failing: readonly ResultCell[], property: string, link: StoryLink | undefined): string[] {
+  if (failing.length === 0) return [];
+  const told = failing.filter((c) => (c.counterexample?.story?.length ?? 0) > 0);
+  const shortest = [...told].sort((a, b) => Number(b.property === property) - Number(a.property === property) || a.counterexample!.steps - b.counterexample!.steps)[0];
+  const where = (c: ResultCell) => (!c.counterexample ? '' : link ? `: [its story](${link(c)})` : `: \`${storyPath(c)}\``);
+  const witness = new Set(shortest?.counterexample?.witness ?? []);
+  return [
+    '',
+    link
+      ? 'It reproduces these cells of the suite, each linking its story and shortest schedule in the reports:'
+      : "It reproduces these cells of the suite; each one's story and shortest schedule are in the reports written from the results file (`approval-conformance report RESULTS`), at the path given:",
+    '',
+    ...failing.map((c) => `- \`${c.id}\` (${c.counterexample?.steps ?? '?'} steps)${where(c)}`),
+    ...(shortest
+      ? [
+          '',
+          `The suite's story of \`${shortest.id}\`, schedule \`${shortest.counterexample!.schedule}\` (in bold, the steps that show the bug):`,
+          '',
+          ...shortest.counterexample!.story.map((line, i) => `${i + 1}. ${witness.has(i) ? `**${md(line)}**` : md(line)}`),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * The app without what the scenario's steps never call: `forge` (an approval sent with no user) is the tamper
+ * scenario's alone, so every other script would declare it unused.
+ */
+function usedApp(app: string, steps: string): string {
+  if (/\bforge\(/.test(steps)) return app;
+  return app.replace(/^const forge = [^\n]*\n/m, '').replace(/^async function forge\(\) \{\n[\s\S]*?^\}\n/m, '');
+}
+
 const dirName = (t: ReproTarget) =>
   `${t.framework}@${t.version}-${t.wiring}-${t.scenario}${scenarioRepro(t.scenario)?.byStore && t.store ? `-${t.store}` : ''}`;
 
@@ -56,7 +102,7 @@ const dirName = (t: ReproTarget) =>
 export const reproDir = dirName;
 
 /** The script and its folder for a target, whatever its verdict: a test runs passing ones too, to see them pass. */
-export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[], cells: readonly ResultCell[] = []): ReproPlan {
+export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[], cells: readonly ResultCell[] = [], stories?: StoryLink): ReproPlan {
   if (t.wiring.startsWith('guarded-')) {
     return {
       kind: 'cannot',
@@ -88,7 +134,7 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
     app.imports,
     scenario.world,
     '// What the app tells the user about the transfer.\nconst told = [];',
-    app.app,
+    usedApp(app.app, scenario.steps),
     REPORT,
     scenario.steps,
   ].join('\n\n') + '\n';
@@ -116,9 +162,7 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
     `Expected, from a runtime that keeps the approval: ${scenario.expected}`,
     '',
     `Actual, on ${t.framework} ${t.version}: ${actual} The script exits 1.`,
-    ...(failing.length > 0
-      ? ['', 'It reproduces these cells of the suite (each with its story and shortest schedule in the reports):', '', ...failing.map((c) => `- \`${c.id}\` (${c.counterexample?.steps ?? '?'} steps)`)]
-      : []),
+    ...storiesOf(failing, scenario.property, stories),
     '',
   ].join('\n');
   return {
@@ -142,7 +186,7 @@ function shows(cell: ResultCell, cells: readonly ResultCell[]): boolean {
 }
 
 /** The reproduction for one cell of a results file: nothing for a cell that did not fail. */
-export function reproFor(cell: ResultCell, frameworks: readonly FrameworkRepro[], cells: readonly ResultCell[]): ReproPlan {
+export function reproFor(cell: ResultCell, frameworks: readonly FrameworkRepro[], cells: readonly ResultCell[], stories?: StoryLink): ReproPlan {
   if (cell.verdict !== 'fail') {
     return { kind: 'nothing', why: `${cell.id} is ${cell.verdict}: there is no failure to reproduce.` };
   }
@@ -155,7 +199,7 @@ export function reproFor(cell: ResultCell, frameworks: readonly FrameworkRepro[]
       why: `the ${cell.scenario} script shows ${[property, ...alsoShows].join(' and ')} failing, not ${cell.property}, which fails at the framework's own steps (what its record says while the transfer runs), which the script does not watch. Replay it in the suite: approval-conformance replay RESULTS --cell ID.`,
     };
   }
-  return reproFiles(cell, frameworks, cells);
+  return reproFiles(cell, frameworks, cells, stories);
 }
 
 /** A crash's restart where a new process starts from nothing the store kept: `boot()` again, with why. */
