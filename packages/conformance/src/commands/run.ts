@@ -132,8 +132,9 @@ Options:
                      release. By default every run reads it, as tests and
                      'audit' do, and a release that changed a key its gate
                      did not declare written makes the cell error; leaving
-                     it out saves about 15% of the time (the declared events
-                     and store calls are checked either way). The results
+                     it out saves about 9% of the default matrix's time
+                     (the declared events and store calls are checked either
+                     way). The results
                      and the reports say which was used. --check-contents,
                      the default, is still accepted
   --tables           for one framework version, print every scenario's table
