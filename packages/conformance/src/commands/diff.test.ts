@@ -131,6 +131,9 @@ describe('approval-conformance diff', () => {
     expect(onlyNew.code).toBe(1);
     // Counted as the summary counts them: no verdict changed, one cell is new and fails.
     expect(onlyNew.out).toContain('0 verdicts changed, 1 cell in one file only.\n1 cell got worse (0 whose verdict changed, 1 only in B)');
+    expect(onlyNew.out).toContain('The counterexample of the first cell that got worse: ');
+    // With --new-ok a new cell is expected: no command points at it as worse.
+    expect((await cli('diff', ...added, '--new-ok')).out).not.toContain('got worse');
     const same = await files(results([failing('6.0.0')]), results([error(failing('6.0.0'))]));
     expect((await cli('diff', ...same, '--fail-on', 'new-failures')).code).toBe(0);
     expect(await cli('diff', ...same, '--fail-on', 'fail')).toMatchObject({ code: 2, err: expect.stringMatching(/--fail-on takes new-failures/) });

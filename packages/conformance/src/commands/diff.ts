@@ -233,8 +233,9 @@ export const diffCommand: Command = {
           : `${plural(worse.length, 'cell')} got worse (${parts.join(', ')}): ${worse.slice(0, 5).map((w) => w.now.id).join(', ')}${worse.length > 5 ? ', ...' : ''}.\n`,
       );
     }
-    // From the diff to the counterexample: the first worse cell that failed (error and timeout have none).
-    const first = worse.find((w) => w.now.verdict === 'fail')?.now;
+    // From the diff to the counterexample: the first worse cell that failed (error and timeout have none); with
+    // --new-ok, a cell only in B is not one (the run was told new cells are expected).
+    const first = worse.find((w) => w.now.verdict === 'fail' && (w.changed || !values['new-ok']))?.now;
     if (first) {
       const file = positionals[1]!;
       io.out(
