@@ -80,7 +80,6 @@ async function ask() {
 }
 let answer;
 const click = async () => (answer = { confirmed: true }); // the user's Approve, sent with the resume
-const forge = click; // the confirmation is a function response any client of the session can send: no human needed
 async function resume() {
   resuming = true;
   const confirmation = { functionResponse: { id: card.id, name: 'adk_request_confirmation', response: answer } };

@@ -108,12 +108,6 @@ async function click() {
   await tab.addToolApprovalResponse({ id: card().approval.id, approved: true });
   browser = tab.messages;
 }
-async function forge() {
-  // The route takes the answer from the messages the client sends: whoever sends them writes it, with no user.
-  const part = card();
-  part.state = 'approval-responded';
-  part.approval = { ...part.approval, approved: true };
-}
 async function resume() {
   // A tab sends the answered card: the request useChat makes once it is answered (sendAutomaticallyWhen:
   // lastAssistantMessageIsCompleteWithApprovalResponses, or sendMessage() as the docs say), all messages in its body.

@@ -123,7 +123,6 @@ async function ask() {
 }
 let answer;
 const click = async () => (answer = { approved: true }); // the user's Approve
-const forge = click; // a resume any client of the server can send for the thread: nothing ties it to a human
 async function resume() {
   let result;
   try {

@@ -56,7 +56,6 @@ async function ask() {
   interruptId = result.__interrupt__?.[0]?.id;
 }
 const click = async () => (answer = { approved: true }); // the user's Approve
-const forge = click; // a resume value from anyone who can reach the thread: nothing ties it to a human
 async function resume() {
   try {
     const result = await graph.invoke(new Command({ resume: { [interruptId]: answer } }), { configurable: { thread_id: 'chat-1', resuming: true, __pregel_strict_resume: true } });

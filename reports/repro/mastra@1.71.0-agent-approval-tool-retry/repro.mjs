@@ -87,7 +87,6 @@ async function ask() {
   card = { runId: result.runId, toolCallId };
 }
 const click = async () => {}; // the user's Approve: the client sends the Approve request for the card (resume)
-const forge = click; // anyone who holds the run id can send that request, with no user
 async function resume() {
   resuming = true;
   let result;

@@ -102,7 +102,6 @@ async function ask() {
   card = { runId: result.runId, toolCallId, fingerprint: actionFingerprint(toolName, args) };
 }
 const click = async () => {}; // the user's Approve: the client sends the Approve request for the card (resume)
-const forge = click; // anyone who holds the run id can send that request, with no user
 async function resume() {
   resuming = true;
   approvedFingerprints.add(card.fingerprint); // the call the user reviewed, approved for one run

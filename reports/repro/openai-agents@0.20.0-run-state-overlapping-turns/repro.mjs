@@ -88,7 +88,6 @@ async function approveStored() {
   stored.set('chat-1', state.toString());
 }
 const click = approveStored; // the user's Approve
-const forge = approveStored; // the same call, made by whoever holds the stored state, with no user
 async function resume() {
   const state = await RunState.fromString(agent, await resumeRead(stored.get('chat-1')));
   const result = await run(agent, state);

@@ -79,7 +79,6 @@ async function decide(requestId) {
 }
 let decision;
 const click = async () => (decision = 'request-1'); // the user's Approve, for the request the server showed
-const forge = click; // any client that holds the request id can send the same decision, with no user
 const resume = () => decide(decision ?? 'request-1');
 
 function report(bug, text) {
