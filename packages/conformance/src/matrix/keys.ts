@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot, type ExploreOptions } from '@approval-conformance/core';
 import type { Unit } from './protocol.js';
@@ -100,18 +100,23 @@ interface LockEntry {
  * An installed tree's digest, from its package-lock.json: each package's place in the tree (`node_modules/...`), name,
  * version and integrity hash, and what the install asked for. Nothing else: the lock's `name` is the temporary folder
  * npm installed into (a pid and a random suffix), and `resolved` names the registry it came through, so neither may
- * make two installs of the same packages differ. A package with no integrity hash (a link, a folder) is known by where
- * it resolved to.
+ * make two installs of the same packages differ. A package linked from outside the tree (the workspace's
+ * better-sqlite3, which an install's `overrides` point at, so that its native binary is built once) is known by its
+ * name and version, not by the relative path to where that clone or cache happens to be.
  */
 export function lockDigest(text: string): string {
   const lock = JSON.parse(text) as { packages?: Record<string, LockEntry> };
+  const nameOf = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
   const entries = Object.entries(lock.packages ?? {})
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([path, e]) =>
-      path === ''
-        ? { path, asked: e.dependencies ?? {} }
-        : { path, name: e.name ?? null, version: e.version ?? null, integrity: e.integrity ?? null, ...(e.integrity ? {} : { link: e.link ?? false, resolved: e.resolved ?? null }) },
-    );
+    .map(([path, e]) => {
+      // What was asked for; a `file:` spec by its file's name, not by the folder it was in.
+      if (path === '') return { path, asked: Object.entries(e.dependencies ?? {}).map(([n, spec]) => `${n}@${spec.startsWith('file:') ? `file:${basename(spec)}` : spec}`).sort() };
+      // Outside the tree: a link's target, wherever it is.
+      if (!path.startsWith('node_modules/')) return { path: `linked:${e.name ?? nameOf(path)}`, version: e.version ?? null };
+      if (e.link) return { path, link: true };
+      return { path, name: e.name ?? null, version: e.version ?? null, integrity: e.integrity ?? null };
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return sha(JSON.stringify(entries)).slice(0, 32);
 }
 

@@ -154,6 +154,22 @@ describe('lockDigest', () => {
     expect(lockDigest(lock('.x@1.0.0.123-aaaaaaaa.partial'))).toBe(lockDigest(lock('.x@1.0.0.456-bbbbbbbb.partial', 'sha512-a', 'https://mirror.example/x.tgz')));
     expect(lockDigest(lock('a', 'sha512-b'))).not.toBe(lockDigest(lock('a')));
   });
+
+  it('knows a package linked from outside the tree by its name and version, not by the path to it', () => {
+    // The workspace's better-sqlite3, which an install's overrides link: the path runs to wherever the clone is.
+    const linked = (clone: string, version = '12.11.1') =>
+      JSON.stringify({
+        lockfileVersion: 3,
+        packages: {
+          '': { dependencies: { x: '1.0.0' } },
+          'node_modules/x': { version: '1.0.0', integrity: 'sha512-a' },
+          'node_modules/better-sqlite3': { resolved: `${clone}/node_modules/.pnpm/better-sqlite3@${version}/node_modules/better-sqlite3`, link: true },
+          [`${clone}/node_modules/.pnpm/better-sqlite3@${version}/node_modules/better-sqlite3`]: { version },
+        },
+      });
+    expect(lockDigest(linked('../../../../work/main'))).toBe(lockDigest(linked('../../p')));
+    expect(lockDigest(linked('../../p', '12.12.0'))).not.toBe(lockDigest(linked('../../p')));
+  });
 });
 
 describe('digestFolder', () => {
