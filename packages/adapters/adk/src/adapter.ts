@@ -1,7 +1,7 @@
 // Google ADK for TypeScript as an adapter: tool confirmation declared on the tool (2.0) or asked for by the tool,
 // with the approval guard added, over the in-memory session service and the database one on PostgreSQL, for any
 // installed version from the first.
-import { wiringInfo, type Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core/contract';
 import { detectFeatures } from './features.js';
 import type { AdkLib } from './lib.js';
 import { postgresUrl, PostgresSessions } from './postgres.js';

@@ -4,7 +4,8 @@
 // `{ confirmed }`, and the app tells the user what the tool's response says. Guarded, the app also writes the guard's
 // record before it shows a card, records the click with the guard, and tells the user what the guard says became of
 // a call.
-import { actionOfCall, type Action, type Answer, type Connections, type GuardedApp, type GuardedOutcome } from '@approval-conformance/core';
+import { type Action, type Answer } from '@approval-conformance/core/contract';
+import { actionOfCall, type Connections, type GuardedApp, type GuardedOutcome } from '@approval-conformance/core/kit';
 import { GuardError } from '@approval-conformance/guard';
 import { currentRequest, inRequest, newRequest } from './context.js';
 import { GATE, partsOf, type Any } from './record.js';

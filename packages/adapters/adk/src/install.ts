@@ -3,7 +3,7 @@
 // and npm would install them all (one needs a release the registry may lack), so peers are not installed
 // (`--legacy-peer-deps`): the folder lists the ones ADK imports itself, as each version names them.
 import semver from 'semver';
-import { installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core';
+import { installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core/kit';
 import type { AdkLib, Module } from './lib.js';
 
 const ADK = '@google/adk';

@@ -1,7 +1,7 @@
 // One installed Google ADK for TypeScript: its `@google/adk` module, its version, and the folder it is installed in
 // (the database drivers it loads resolve from there). The adapter reads the module by feature detection, never by
 // version number, so one adapter serves every release.
-import { optionalPackage } from '@approval-conformance/core';
+import { optionalPackage } from '@approval-conformance/core/kit';
 
 /** A module namespace, loosely typed: what is in it depends on the version. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

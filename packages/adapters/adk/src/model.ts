@@ -2,7 +2,15 @@
 // Asked after the user's message, it calls a tool with the action the adversary picks; its call id is the suite's
 // approval name (a1, a2, ...), which ADK keeps (it names only calls that come without an id). Asked after a tool
 // ran, it asks for the flow's second approval if the scenario wants one (a1.2 after a1), or says it is done.
-import { followUpId, proposeAction, proposeRequested, toolInput, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
+import { type Action } from '@approval-conformance/core/contract';
+import {
+  followUpId,
+  proposeAction,
+  proposeRequested,
+  toolInput,
+  type ModelReply,
+  type Proposer,
+} from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 import type { AdkLib } from './lib.js';
 

@@ -5,7 +5,7 @@
 // new process: a new service over the same schema. The schema is dropped when the exploration ends (`release`).
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { postgresGuardRecords, worldNamePrefix } from '@approval-conformance/core';
+import { postgresGuardRecords, worldNamePrefix } from '@approval-conformance/core/kit';
 import type { AdkLib } from './lib.js';
 import type { Any } from './record.js';
 import { APP, USER, type Backing } from './sessions.js';

@@ -2,7 +2,7 @@
 // arguments pin the original call; the approval is unspent until the session holds a response to that original call
 // after the gate (the tool's result, or its refusal once denied), and spent from then on. A tool that asks by itself
 // answers its first call with a placeholder (`{ pending }`, our tool's), which 0.x stores after the gate: not a spend.
-import type { RecordState } from '@approval-conformance/core';
+import type { RecordState } from '@approval-conformance/core/contract';
 import { needsApproval } from './tools.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

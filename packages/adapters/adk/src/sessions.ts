@@ -5,7 +5,8 @@
 // The wrapper also stamps each event it passes on with the world's own clock, one second after the last: ADK orders
 // a database session's events by their timestamps and tells a stale copy by them, and in a real deployment a model's
 // answer or a tool's run takes time, where here one request's events would share a millisecond (or not) by chance.
-import { memoryGuardRecords, type Access, type GateFn, type GuardRecords, type Recorder, type RecordState } from '@approval-conformance/core';
+import { type Access, type GateFn, type Recorder, type RecordState } from '@approval-conformance/core/contract';
+import { memoryGuardRecords, type GuardRecords } from '@approval-conformance/core/kit';
 import { maybeRequest } from './context.js';
 import type { AdkLib } from './lib.js';
 import { describeEvent, recordStates, type Any } from './record.js';

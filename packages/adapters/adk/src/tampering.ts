@@ -2,7 +2,8 @@
 // in the confirmation call's arguments; 2.0 compares the two before it runs an approved call. So the holder can edit
 // the agent's call alone (World.tamper), the pinned copy alone, or both together. A forged answer (the scenario's own
 // `forge`) needs nothing of the store: the confirmation is a function response any client can send.
-import { toolInput, type Action, type Tampering } from '@approval-conformance/core';
+import { type Action, type Tampering } from '@approval-conformance/core/contract';
+import { toolInput } from '@approval-conformance/core/kit';
 import { GATE, partsOf, type Any } from './record.js';
 import type { Sessions } from './sessions.js';
 

@@ -3,8 +3,9 @@
 // name). How a tool asks for confirmation is the wiring's: `requireConfirmation: true` (2.0), or the tool's own
 // `toolContext.requestConfirmation` when it has none yet. Guarded, a call to a tool that needs confirmation goes
 // through the guard's spend first.
-import type { Action, CountingBackend, GuardedApp } from '@approval-conformance/core';
-import { actionOfCall } from '@approval-conformance/core';
+import type { Action } from '@approval-conformance/core/contract';
+import type { CountingBackend, GuardedApp } from '@approval-conformance/core/kit';
+import { actionOfCall } from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 import type { AdkLib } from './lib.js';
 

@@ -2,7 +2,7 @@
 // injected `adk_request_confirmation` call; the user's function response `{ confirmed }` resumes it), with the tool
 // declared `requireConfirmation: true` (2.0), or asking by itself with `toolContext.requestConfirmation` (every
 // version), and the first with the approval guard added.
-import type { WiringInfo } from '@approval-conformance/core';
+import type { WiringInfo } from '@approval-conformance/core/contract';
 import type { Features } from './features.js';
 import type { Confirmation } from './tools.js';
 

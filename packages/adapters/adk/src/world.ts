@@ -2,7 +2,8 @@
 // behind a Runner, an agent over the adversary's model and the tools, and the app around them. ADK keeps nothing
 // between requests but the session, so a restart is a new service over the same store and a new runner. Guarded
 // wirings add the approval guard's records and the app's guard calls; the guard's record is then the approval's.
-import { WorldGuard, type Action, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
+import { type Action, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core/contract';
+import { WorldGuard, type WorldGuardSnapshot } from '@approval-conformance/core/kit';
 import * as app from './app.js';
 import type { AdkLib } from './lib.js';
 import { brainReply, buildModel } from './model.js';

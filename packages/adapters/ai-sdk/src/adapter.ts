@@ -2,7 +2,7 @@
 // documented one of each release line with the approval guard added (generateText), and useChat's two ways of keeping
 // the UIMessages (ui-*: the SDK's own client against the route), over an in-memory or SQLite chat store, for any
 // installed version.
-import { wiringInfo, type Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core/contract';
 import { detectFeatures } from './features.js';
 import type { AiLib } from './lib.js';
 import { WIRINGS } from './wirings.js';

@@ -1,7 +1,7 @@
 // Which turn is running, and which approval each tool call answers to. The SDK calls the model and the tools with
 // nothing that names the app's request, so the app's route runs inside this context and the fakes read it.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { GuardedOutcome } from '@approval-conformance/core';
+import type { GuardedOutcome } from '@approval-conformance/core/kit';
 
 export interface RequestContext {
   readonly turn: string;

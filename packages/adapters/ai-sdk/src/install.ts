@@ -1,7 +1,14 @@
 // Any published AI SDK version from 5.0, installed on demand into a cache folder of its own with scripts disabled,
 // and loaded through a small shim there that exports `ai`, `ai/test` and the version.
 import semver from 'semver';
-import { installIsolated, InstallError, isolatedFolder, localFolder, localPackage, npmView } from '@approval-conformance/core';
+import {
+  installIsolated,
+  InstallError,
+  isolatedFolder,
+  localFolder,
+  localPackage,
+  npmView,
+} from '@approval-conformance/core/kit';
 import type { AiLib } from './lib.js';
 
 /** The first line the adapter drives: 5.0 brought ai/test's V2 mock and the messages the adapter reads. */

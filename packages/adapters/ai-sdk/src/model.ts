@@ -1,11 +1,19 @@
 // The model: the version's own `ai/test` mock (V2 for 5.x, V3 for 6.x, V4 for 7.x), answering from the adversary's
 // choices. Asked with the user's request, it calls a tool with the action the adversary picks. Asked after a tool
 // ran, it asks for the flow's second approval if the scenario wants one, or says it is done.
-import { followUpId, proposeAction, proposeRequested, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
+import { type Action } from '@approval-conformance/core/contract';
+import {
+  followUpId,
+  proposeAction,
+  proposeRequested,
+  toolInput as inputOf,
+  type ModelReply,
+  type Proposer,
+} from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 import type { AiLib } from './lib.js';
 
-export { actionOfCall as actionOf, followUpId, toolInput as inputOf } from '@approval-conformance/core';
+export { actionOfCall as actionOf, followUpId, toolInput as inputOf } from '@approval-conformance/core/kit';
 
 export type Brain = Proposer;
 export type Reply = ModelReply;

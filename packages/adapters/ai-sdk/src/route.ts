@@ -2,7 +2,8 @@
 // the tools, save the transcript on finish, and send the client what happened. The cookbook route first runs the
 // tools the client answered "Yes, confirmed." to, as the 5.x human-in-the-loop recipe does. Guarded, the route
 // also writes the guard's record before it shows a card, and tells the client what the guard says became of a call.
-import type { Action, Connections, CountingBackend, GuardedApp, GuardedOutcome } from '@approval-conformance/core';
+import type { Action } from '@approval-conformance/core/contract';
+import type { Connections, CountingBackend, GuardedApp, GuardedOutcome } from '@approval-conformance/core/kit';
 import { GuardError } from '@approval-conformance/guard';
 import { currentRequest, inRequest } from './context.js';
 import { APPROVAL_SECRET } from './features.js';

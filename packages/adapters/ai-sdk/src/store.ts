@@ -3,8 +3,13 @@
 // approvals.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { GatedAppRecord, memoryTextBacking, sqliteTextBacking, type AppRecordTrace } from '@approval-conformance/core';
-import type { RecordState } from '@approval-conformance/core';
+import {
+  GatedAppRecord,
+  memoryTextBacking,
+  sqliteTextBacking,
+  type AppRecordTrace,
+} from '@approval-conformance/core/kit';
+import type { RecordState } from '@approval-conformance/core/contract';
 import type { Message } from './transcript.js';
 
 export const CHAT = 'chat-1';

@@ -1,7 +1,7 @@
 // What whoever holds the transcript can do to it: edit an approved call's input, re-point an approval at a call the
 // holder wrote, or write a call to a tool that needs no approval together with an approval for it. Each is a plain
 // edit of the stored messages, saved back the way the app saves them.
-import type { Action, Tampering } from '@approval-conformance/core';
+import type { Action, Tampering } from '@approval-conformance/core/contract';
 import { inputOf } from './model.js';
 import type { ChatStore } from './store.js';
 import { approvalRequests, partsOf, type ApprovalNames, type ApprovalStyle, type Message, type Part } from './transcript.js';

@@ -1,8 +1,8 @@
 // The agent's tools. `transfer` and `notify` need approval; `note` does not (a forged approval for it must still not
 // run it). Every execute goes to the counting backend, named by the approval it runs under; in the guarded wirings, a
 // call that runs under an approval goes through the approval guard's spend first.
-import { GuardedToolError } from '@approval-conformance/core';
-import type { CountingBackend, GuardedApp } from '@approval-conformance/core';
+import { GuardedToolError } from '@approval-conformance/core/kit';
+import type { CountingBackend, GuardedApp } from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 import type { AiLib } from './lib.js';
 import { actionOf } from './model.js';

@@ -1,7 +1,7 @@
 // The record: the chat's persisted messages (the SDK's ModelMessage shape). The SDK keeps nothing between calls, so
 // what the transcript says about a tool call is all there is: an approval is pending while its call has no result,
 // and spent once a result is written.
-import type { RecordState } from '@approval-conformance/core';
+import type { RecordState } from '@approval-conformance/core/contract';
 
 /** A ModelMessage, loosely typed: its parts differ by version. */
 export interface Message {

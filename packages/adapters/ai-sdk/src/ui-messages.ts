@@ -2,7 +2,7 @@
 // (`part.approval.id`): pending while the part waits for or carries the answer (`approval-requested`,
 // `approval-responded`), spent once the part has an outcome of the tool's own (`output-available`, `output-error`,
 // `output-denied`), as the ModelMessage transcript says it with a tool result.
-import type { Action, RecordState } from '@approval-conformance/core';
+import type { Action, RecordState } from '@approval-conformance/core/contract';
 import { actionOf } from './model.js';
 import type { ApprovalNames, Part } from './transcript.js';
 

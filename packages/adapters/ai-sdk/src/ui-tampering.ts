@@ -2,7 +2,7 @@
 // approval at a call it wrote, or write a call to a tool that needs no approval with an approval for it. Each is a
 // plain edit of the client's copy, which the client then sends: all of it (client history), or the message it
 // continues (server history). The ways mirror tampering.ts, on the UI shape.
-import type { Action, Tampering } from '@approval-conformance/core';
+import type { Action, Tampering } from '@approval-conformance/core/contract';
 import { inputOf } from './model.js';
 import type { ChatStore } from './store.js';
 import { NOTE } from './tampering.js';

@@ -4,15 +4,13 @@
 // arrived, the call's outcome arrived) as it reads it. With client history that copy is the approval's record; with
 // server history the server's store (in memory or SQLite) is, and the browser's copy is app state.
 import {
-  GatedAppRecord,
-  memoryTextBacking,
   type Access,
   type Action,
-  type AppRecordSnapshot,
   type ProposalRequest,
   type World,
   type WorldEnv,
-} from '@approval-conformance/core';
+} from '@approval-conformance/core/contract';
+import { GatedAppRecord, memoryTextBacking, type AppRecordSnapshot } from '@approval-conformance/core/kit';
 import { inRequest } from './context.js';
 import type { AiLib } from './lib.js';
 import { actionOf, brainReply, mockModel } from './model.js';

@@ -1,6 +1,6 @@
 // The wirings: each a documented way to put a confirmation in front of a tool, on the generateText or the streamText
 // path; and the documented way of each release line with the approval guard added (`guarded-*`, generateText).
-import type { WiringInfo } from '@approval-conformance/core';
+import type { WiringInfo } from '@approval-conformance/core/contract';
 import type { Features } from './features.js';
 
 export interface Wiring extends WiringInfo {

@@ -3,16 +3,14 @@
 // Guarded wirings add the approval guard's store (of the same kind as the chat's) and the app's guard calls; the
 // guard's record is then the approval's record.
 import {
-  WorldGuard,
   type Access,
   type Action,
-  type AppRecordSnapshot,
   type Answer,
   type ProposalRequest,
   type World,
   type WorldEnv,
-  type WorldGuardSnapshot,
-} from '@approval-conformance/core';
+} from '@approval-conformance/core/contract';
+import { WorldGuard, type AppRecordSnapshot, type WorldGuardSnapshot } from '@approval-conformance/core/kit';
 import { openGuardRecords } from './guard-store.js';
 import type { AiLib } from './lib.js';
 import { actionOf, brainReply, mockModel } from './model.js';

@@ -2,7 +2,13 @@
 // tools, running in the real workerd runtime through Miniflare, one Durable Object per world. Wiring only: the
 // framework's code runs unchanged inside workerd; the prelude (worker/prelude.ts) only observes it and makes its
 // timers virtual.
-import { SCENARIOS, wiringInfo, type Adapter, type ScenarioId, type WiringInfo } from '@approval-conformance/core';
+import {
+  SCENARIOS,
+  wiringInfo,
+  type Adapter,
+  type ScenarioId,
+  type WiringInfo,
+} from '@approval-conformance/core/contract';
 import { installedVersion, WORKER_DIR, type InstalledTree } from './bundle.js';
 import { lacking, signedLacking } from './compat.js';
 import { stopRuntime } from './runtime.js';

@@ -7,7 +7,8 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import semver from 'semver';
-import { installIsolated, InstallError, isolatedFolder, npmView, type Adapter } from '@approval-conformance/core';
+import { type Adapter } from '@approval-conformance/core/contract';
+import { installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core/kit';
 import { cloudflareAgentsAdapter } from './adapter.js';
 import { useTree, type InstalledTree } from './bundle.js';
 

@@ -8,23 +8,25 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { basename } from 'node:path';
 import WebSocket from 'ws';
 import {
+  type Access,
+  type Action,
+  type Answer,
+  type PendingApproval,
+  type ProposalRequest,
+  type RecordState,
+  type World,
+  type WorldEnv,
+} from '@approval-conformance/core/contract';
+import {
   actionOfCall,
   followUpId,
   proposeAction,
   proposeRequested,
   toolInput,
   WorldGuard,
-  type Access,
-  type Action,
   type GuardRecords,
-  type Answer,
-  type PendingApproval,
-  type ProposalRequest,
   type Proposer,
-  type RecordState,
-  type World,
-  type WorldEnv,
-} from '@approval-conformance/core';
+} from '@approval-conformance/core/kit';
 import { answer, outside, runtime, type ClockMessage, type Runtime } from './runtime.js';
 
 /** The agent's route (`routeAgentRequest`: the class name in kebab case) and namespace. */

@@ -1,6 +1,6 @@
 // The LangGraph server as an adapter: one wiring per multitask strategy, each resumed two ways, and the guarded one,
 // over the server's in-memory state and its file persistence.
-import { wiringInfo, type Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core/contract';
 import { detectFeatures } from './features.js';
 import type { ServerLib } from './lib.js';
 import { serverFor } from './server.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
-import { installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core';
+import { installIsolated, InstallError, isolatedFolder, npmView } from '@approval-conformance/core/kit';
 import type { ServerLib } from './lib.js';
 
 const API = '@langchain/langgraph-api';

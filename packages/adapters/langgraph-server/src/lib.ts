@@ -1,6 +1,6 @@
 // One installed LangGraph server: the folder it is installed in (the server's modules are read from there), its
 // client, the LangGraph it runs, and its version. The adapter reads them by feature detection, never by version.
-import { optionalPackage } from '@approval-conformance/core';
+import { optionalPackage } from '@approval-conformance/core/kit';
 import type { Module } from '@approval-conformance/adapter-langgraph';
 
 export interface ServerLib {

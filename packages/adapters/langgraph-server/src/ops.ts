@@ -7,7 +7,7 @@
 // The queue's `next` is a generator that claims one run at a time and hands it to the worker before it claims the
 // next: each step of it (each claim, and the end) waits at a gate of its own.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Access } from '@approval-conformance/core';
+import type { Access } from '@approval-conformance/core/contract';
 import type { Server } from './server.js';
 
 /** What the world in this process gives the gates: its gate, and whose code is running. */

@@ -1,6 +1,6 @@
 // The wirings: one per multitask strategy the server offers for a second run on a busy thread ("double texting"),
 // each resumed the two ways the docs show, and the approval guard added to the server's graph.
-import type { WiringInfo } from '@approval-conformance/core';
+import type { WiringInfo } from '@approval-conformance/core/contract';
 
 export type Strategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 

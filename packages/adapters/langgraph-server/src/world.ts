@@ -12,7 +12,15 @@
 // access, so it fires only when the server has been quiet for 3 s: here, when no request is in flight (every turn's
 // request has ended). A restart reads the files back: what was written at the last quiet moment, and nothing since.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { GatedGuardStore, GuardedApp, type Access, type Action, type Answer, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
+import {
+  type Access,
+  type Action,
+  type Answer,
+  type ProposalRequest,
+  type World,
+  type WorldEnv,
+} from '@approval-conformance/core/contract';
+import { GatedGuardStore, GuardedApp } from '@approval-conformance/core/kit';
 import { MemoryGuardStore, type ApprovalRecord } from '@approval-conformance/guard';
 import {
   approvalState,

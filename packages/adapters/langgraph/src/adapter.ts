@@ -1,6 +1,6 @@
 // LangGraph.js as an adapter: four wirings and two guarded ones over MemorySaver, SqliteSaver and PostgresSaver, for
 // any installed version.
-import { wiringInfo, type Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core/contract';
 import { detectFeatures } from './features.js';
 import type { LangGraphLib } from './lib.js';
 import { WIRINGS } from './wirings.js';

@@ -1,7 +1,8 @@
 // What the app does around the graph, the same whether it invokes the graph itself or a LangGraph server runs it:
 // shows a card for each interrupt it finds (guarded: after the guard's record of it), and tells the user what the
 // graph's result says became of each effect.
-import type { Action, GuardedApp, WorldEnv } from '@approval-conformance/core';
+import type { Action, WorldEnv } from '@approval-conformance/core/contract';
+import type { GuardedApp } from '@approval-conformance/core/kit';
 import { GuardError } from '@approval-conformance/guard';
 import { followUpId } from './graph.js';
 

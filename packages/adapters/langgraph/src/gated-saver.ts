@@ -5,7 +5,7 @@
 // LangGraph fires put/putWrites without awaiting them, so a turn often has several gates pending: the scheduler
 // tracks gates, not turns. Checkpoint ids are random (uuid6 with a clock); the gates and history name checkpoints
 // by order of first appearance in the world, so schedules and histories compare equal across runs.
-import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core';
+import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core/contract';
 import { approvalState, pendingApprovals } from './record.js';
 
 export const TURN_KEY = 'ac_turn';

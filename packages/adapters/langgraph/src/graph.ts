@@ -1,7 +1,8 @@
 // The agent under test: LangGraph's documented human-in-the-loop shape. A model step proposes an action, a node
 // calls interrupt() with it, and on resume the action runs. Where the effect runs and where the proposal is made are
 // the wiring; everything else is LangGraph's own code.
-import { followUpId, type Action, type Fakes, type GuardedApp, type GuardedOutcome, type Recorder } from '@approval-conformance/core';
+import { type Action, type Fakes, type Recorder } from '@approval-conformance/core/contract';
+import { followUpId, type GuardedApp, type GuardedOutcome } from '@approval-conformance/core/kit';
 import { turnOf as turnOfInvoke, type Config } from './gated-saver.js';
 import type { Module } from './lib.js';
 

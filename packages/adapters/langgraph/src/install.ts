@@ -7,7 +7,15 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import semver from 'semver';
-import { cacheRoot, installIsolated, InstallError, isolatedFolder, localFolder, localPackage, npmView } from '@approval-conformance/core';
+import {
+  cacheRoot,
+  installIsolated,
+  InstallError,
+  isolatedFolder,
+  localFolder,
+  localPackage,
+  npmView,
+} from '@approval-conformance/core/kit';
 import type { LangGraphLib } from './lib.js';
 
 const LANGGRAPH = '@langchain/langgraph';

@@ -1,6 +1,6 @@
 // One installed LangGraph: its module, its SQLite saver's module, and its version. The adapter reads these by
 // feature detection, never by version number, so one adapter serves every release line.
-import { optionalPackage } from '@approval-conformance/core';
+import { optionalPackage } from '@approval-conformance/core/kit';
 
 /** A module namespace, loosely typed: what is in it depends on the version. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

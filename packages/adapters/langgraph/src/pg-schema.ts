@@ -6,7 +6,7 @@
 // explorer's setup snapshot copies.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { worldNamePrefix } from '@approval-conformance/core';
+import { worldNamePrefix } from '@approval-conformance/core/kit';
 
 /** Every table's rows, as JSON text (bytea columns come out as hex, JSONB as JSON), in the order the table holds them. */
 export interface SchemaRows {

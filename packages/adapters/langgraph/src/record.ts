@@ -1,7 +1,7 @@
 // What a checkpoint says about an approval: pending (its interrupt is written and its task has no output yet), or
 // answered. An approval is named by the interrupt's payload (`{ approval: 'a1', ... }`), which the adapter's graph
 // writes, so the name is the same in every version and every run.
-import type { RecordState } from '@approval-conformance/core';
+import type { RecordState } from '@approval-conformance/core/contract';
 
 /** Channels that are bookkeeping, not a task's output. */
 const BOOKKEEPING = new Set(['__interrupt__', '__resume__', '__error__', '__no_writes__']);

@@ -1,5 +1,5 @@
 // The wirings: each a documented way to build a confirmation step with interrupt().
-import type { WiringInfo } from '@approval-conformance/core';
+import type { WiringInfo } from '@approval-conformance/core/contract';
 import type { Features } from './features.js';
 
 export interface Wiring extends WiringInfo {

@@ -12,7 +12,14 @@
 // memory, in the same SQLite database, in the same PostgreSQL schema), so a restart and a snapshot keep exactly what
 // they keep of the checkpoints.
 import Database from 'better-sqlite3';
-import { GatedGuardStore, GuardedApp, type Action, type Answer, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core';
+import {
+  type Action,
+  type Answer,
+  type ProposalRequest,
+  type World,
+  type WorldEnv,
+} from '@approval-conformance/core/contract';
+import { GatedGuardStore, GuardedApp } from '@approval-conformance/core/kit';
 import { MemoryGuardStore, type ApprovalRecord, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
 import { PostgresGuardStore } from '@approval-conformance/guard/postgres';

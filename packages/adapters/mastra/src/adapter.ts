@@ -1,7 +1,7 @@
 // Mastra as an adapter: an agent's tool approvals and a workflow's suspend/resume, each as documented and with the
 // approval guard, over Mastra's own snapshot storage (in memory, a LibSQL file, the file shared by two Mastra
 // instances), for any installed version, by feature detection.
-import { wiringInfo, type Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core/contract';
 import { detectFeatures } from './features.js';
 import type { MastraLib } from './lib.js';
 import { processes, STORES, storeKind } from './stores.js';

@@ -2,7 +2,7 @@
 // request's `agent.generate()` ends suspended on the call, and the app shows the card with the run id; the click's
 // request continues the run with `approveToolCallGenerate({ runId, toolCallId })` (or declines it), and the app
 // tells the user what the run's tool results say ran.
-import type { Action, Answer } from '@approval-conformance/core';
+import type { Action, Answer } from '@approval-conformance/core/contract';
 import { refused, showCard, tellOutcome, tellUnreturned, USER_MESSAGE, type Shows } from './app.js';
 import { inRequest } from './context.js';
 import { actionOf } from './model.js';

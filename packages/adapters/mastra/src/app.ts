@@ -1,7 +1,8 @@
 // What the app shows the user, the same in both wirings: a card for an approval (guarded: the guard's record of it
 // first; a card the guard will not record is not shown), and what became of an approved action. Guarded, what the
 // user is told comes from the guard's outcome for the call, not from what the framework returned.
-import type { Action, Connections, GuardedApp, GuardedOutcome } from '@approval-conformance/core';
+import type { Action } from '@approval-conformance/core/contract';
+import type { Connections, GuardedApp, GuardedOutcome } from '@approval-conformance/core/kit';
 import { GuardError } from '@approval-conformance/guard';
 import { currentRequest } from './context.js';
 

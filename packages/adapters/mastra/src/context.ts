@@ -1,7 +1,7 @@
 // Which turn is running. Mastra calls the model, the tools and its storage with nothing that names the app's
 // request, so the app's handler runs inside this context, and the fakes and the gated storage read it.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { GuardedOutcome } from '@approval-conformance/core';
+import type { GuardedOutcome } from '@approval-conformance/core/kit';
 
 export interface RequestContext {
   readonly turn: string;

@@ -2,7 +2,7 @@
 // process like an InMemoryStore, or in a SQLite file beside the LibSQL one, durable across a restart.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from '@approval-conformance/core';
+import { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from '@approval-conformance/core/kit';
 import { STORES } from './stores.js';
 
 export function openGuardRecords(kind: string, scratchDir: () => string): GuardRecords {

@@ -2,7 +2,14 @@
 // beside the newest @mastra/libsql whose peer range admits it, and loaded through a small shim there that exports
 // the modules the adapter drives and the version. LibSQL's native client comes prebuilt; nothing needs a script.
 import semver from 'semver';
-import { installIsolated, InstallError, isolatedFolder, localFolder, localPackage, npmView } from '@approval-conformance/core';
+import {
+  installIsolated,
+  InstallError,
+  isolatedFolder,
+  localFolder,
+  localPackage,
+  npmView,
+} from '@approval-conformance/core/kit';
 import { libOf, type MastraLib } from './lib.js';
 
 /** The first release with tool approvals (`requireApproval`, on the stream only until 1.0). */

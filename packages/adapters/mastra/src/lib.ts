@@ -1,7 +1,7 @@
 // One installed Mastra: the `@mastra/core` modules the adapter drives (agent, mastra, tools, workflows, storage), the
 // matching `@mastra/libsql`, the zod its tools declare their input with, and the version. The adapter reads these by
 // feature detection, never by version number, so one adapter serves every release.
-import { optionalPackage } from '@approval-conformance/core';
+import { optionalPackage } from '@approval-conformance/core/kit';
 
 // No network: Mastra's telemetry (PostHog, 1.x) stays off in every process that loads a version.
 process.env['MASTRA_TELEMETRY_DISABLED'] ??= '1';

@@ -3,10 +3,17 @@
 // tool call id is the suite's approval name (a1, a2, ...). Asked after a tool ran, it asks for the flow's second
 // approval if the scenario wants one (a1.2 after a1), or says it is done. The workflow wiring's planning step asks
 // the same adversary directly (`propose`).
-import { followUpId, proposeAction, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
+import { type Action } from '@approval-conformance/core/contract';
+import {
+  followUpId,
+  proposeAction,
+  toolInput as inputOf,
+  type ModelReply,
+  type Proposer,
+} from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 
-export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core';
+export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core/kit';
 
 export type Brain = Proposer;
 /** Mastra's two approvals at once are two runs, so its model makes one call a step. */

@@ -7,7 +7,7 @@
 // The Set lives in the process, as in the docs (they say production keeps it in durable storage scoped to the user,
 // run, call and policy, and show no such store): on libsql-shared each of the two processes has its own. Its add and
 // delete are synchronous, between Mastra's own awaits; each is a gate here, declaring the process's Set written.
-import type { Access, GateFn, WorldEnv } from '@approval-conformance/core';
+import type { Access, GateFn, WorldEnv } from '@approval-conformance/core/contract';
 import { currentRequest } from './context.js';
 import { needsApproval } from './tools.js';
 

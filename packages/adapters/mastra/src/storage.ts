@@ -4,7 +4,7 @@
 // record-read, a write that changed an approval's state as record-write (a write that names the status it expects,
 // Mastra's resume claim, as a compare-and-set). Nothing of Mastra's code is replaced: each method is wrapped on the
 // storage's own workflows domain, and calls the original.
-import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core';
+import type { Access, GateFn, Recorder, RecordState } from '@approval-conformance/core/contract';
 import { maybeRequest } from './context.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

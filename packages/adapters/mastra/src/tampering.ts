@@ -1,7 +1,7 @@
 // What whoever holds Mastra's storage can do to a suspended run: edit the approved call's arguments in its stored
 // snapshots, wherever they hold the call (the agent's `agentic-loop` and `executionWorkflow` rows; the workflow's
 // step input and suspend payload), written back with the storage's own write.
-import type { Action } from '@approval-conformance/core';
+import type { Action } from '@approval-conformance/core/contract';
 import { inputOf } from './model.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

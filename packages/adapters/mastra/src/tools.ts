@@ -2,8 +2,9 @@
 // Every effect goes to the counting backend, named by the approval it runs under (the agent's tool call id, which the
 // model made the approval's name; the workflow's approval); in the guarded wirings, an effect that needs approval
 // goes through the guard's spend first.
-import { GuardedToolError } from '@approval-conformance/core';
-import type { Action, CountingBackend, GuardedApp } from '@approval-conformance/core';
+import { GuardedToolError } from '@approval-conformance/core/kit';
+import type { Action } from '@approval-conformance/core/contract';
+import type { CountingBackend, GuardedApp } from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 import type { MastraLib } from './lib.js';
 import { actionOf } from './model.js';

@@ -1,6 +1,6 @@
 // The wirings: an agent's tool approvals (`requireApproval`, generate until suspended, `approveToolCallGenerate`) and
 // a workflow step's `suspend()` resumed with `run.resume()`, each as documented and each with the approval guard.
-import type { WiringInfo } from '@approval-conformance/core';
+import type { WiringInfo } from '@approval-conformance/core/contract';
 import type { Features } from './features.js';
 
 export interface Wiring extends WiringInfo {

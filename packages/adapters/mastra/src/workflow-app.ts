@@ -2,7 +2,7 @@
 // decision, the adversary's here) names the action; the `confirm` step calls `suspend()` with it for approval and,
 // resumed with `run.resume({ step, resumeData })`, performs the effect if approved. The request that starts the run
 // shows the card with the run id; the click's request resumes the run and tells the user what the step returned.
-import type { Action, Answer } from '@approval-conformance/core';
+import type { Action, Answer } from '@approval-conformance/core/contract';
 import { refused, showCard, tellOutcome, type Shows } from './app.js';
 import { inRequest } from './context.js';
 import type { MastraLib } from './lib.js';

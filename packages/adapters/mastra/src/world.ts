@@ -2,7 +2,8 @@
 // agent over the adversary's model and the tools, and the approval workflow. Mastra keeps a suspended run in its
 // snapshot storage, so a restart is a new Mastra over the same storage (memory: empty). Guarded wirings add the
 // approval guard's store (of the same kind) and the app's guard calls; the guard's record is then the approval's.
-import { WorldGuard, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
+import { type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core/contract';
+import { WorldGuard, type WorldGuardSnapshot } from '@approval-conformance/core/kit';
 import * as agentApp from './agent-app.js';
 import { openGuardRecords } from './guard-store.js';
 import type { MastraLib } from './lib.js';

@@ -1,7 +1,7 @@
 // OpenAI Agents JS as an adapter: the RunState human-in-the-loop pattern on the run() and streaming paths, with tool
 // errors rethrown, and with the approval guard added, over an in-memory or SQLite state store, for any installed
 // version from the first.
-import { wiringInfo, type Adapter } from '@approval-conformance/core';
+import { wiringInfo, type Adapter } from '@approval-conformance/core/contract';
 import { detectFeatures } from './features.js';
 import type { AgentsLib } from './lib.js';
 import { WIRINGS } from './wirings.js';

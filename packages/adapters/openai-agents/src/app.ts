@@ -3,7 +3,8 @@
 // the item and stores it again; a resume loads it with `RunState.fromString`, calls `run`, stores the new state and
 // tells the user what ran. Guarded, the app also writes the guard's record before it shows a card, records the click
 // with the guard, and tells the user what the guard says became of a call.
-import type { Action, Answer, Connections, GuardedApp, GuardedOutcome } from '@approval-conformance/core';
+import type { Action, Answer } from '@approval-conformance/core/contract';
+import type { Connections, GuardedApp, GuardedOutcome } from '@approval-conformance/core/kit';
 import { GuardError } from '@approval-conformance/guard';
 import { currentRequest, inRequest, newRequest } from './context.js';
 import type { AgentsLib } from './lib.js';

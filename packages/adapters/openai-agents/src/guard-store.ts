@@ -2,7 +2,7 @@
 // process like the in-memory run state, or in a SQLite file beside it, durable across a restart.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from '@approval-conformance/core';
+import { memoryGuardRecords, sqliteGuardRecords, type GuardRecords } from '@approval-conformance/core/kit';
 
 export function openGuardRecords(kind: string, scratchDir: () => string): GuardRecords {
   if (kind === 'memory') return memoryGuardRecords();

@@ -2,7 +2,14 @@
 // and loaded through a small shim there that exports `@openai/agents`, `@openai/agents/testing` (where the version
 // has it) and the version.
 import semver from 'semver';
-import { installIsolated, InstallError, isolatedFolder, localFolder, localPackage, npmView } from '@approval-conformance/core';
+import {
+  installIsolated,
+  InstallError,
+  isolatedFolder,
+  localFolder,
+  localPackage,
+  npmView,
+} from '@approval-conformance/core/kit';
 import type { AgentsLib } from './lib.js';
 
 /** The first release: `tool({ needsApproval })`, `RunState.toString` and `RunState.fromString` are in 0.0.1. */

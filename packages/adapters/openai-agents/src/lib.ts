@@ -1,7 +1,7 @@
 // One installed OpenAI Agents JS: its `@openai/agents` module, its `@openai/agents/testing` module where the version
 // has one (the scripted model), and its version. The adapter reads these by feature detection, never by version
 // number, so one adapter serves every release.
-import { optionalPackage } from '@approval-conformance/core';
+import { optionalPackage } from '@approval-conformance/core/kit';
 
 /** A module namespace, loosely typed: what is in it depends on the version. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

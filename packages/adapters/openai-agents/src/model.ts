@@ -2,11 +2,19 @@
 // `Model`, both answering from the adversary's choices. Asked with the user's request, it calls a tool with the
 // action the adversary picks; its call id is the suite's approval name (a1, a2, ...). Asked after a tool ran, it asks
 // for the flow's second approval if the scenario wants one (a1.2 after a1), or says it is done.
-import { followUpId, proposeAction, proposeRequested, toolInput as inputOf, type Action, type ModelReply, type Proposer } from '@approval-conformance/core';
+import { type Action } from '@approval-conformance/core/contract';
+import {
+  followUpId,
+  proposeAction,
+  proposeRequested,
+  toolInput as inputOf,
+  type ModelReply,
+  type Proposer,
+} from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 import type { AgentsLib } from './lib.js';
 
-export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core';
+export { actionOfCall as actionOf, toolInput as inputOf } from '@approval-conformance/core/kit';
 
 export type Brain = Proposer;
 export type Reply = ModelReply;

@@ -1,6 +1,6 @@
 // The record: the serialized RunState (`state.toString()`) the app stores. What it says about each approval: a call
 // to a tool that needs approval is unspent while the state holds no result for it, and spent once it does.
-import type { RecordState } from '@approval-conformance/core';
+import type { RecordState } from '@approval-conformance/core/contract';
 import { needsApproval } from './tools.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

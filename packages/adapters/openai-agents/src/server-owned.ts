@@ -16,17 +16,19 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
-  GatedAppRecord,
-  memoryTextBacking,
-  sqliteTextBacking,
   type Action,
   type Answer,
-  type AppRecordSnapshot,
-  type AppRecordTrace,
   type RecordState,
   type World,
   type WorldEnv,
-} from '@approval-conformance/core';
+} from '@approval-conformance/core/contract';
+import {
+  GatedAppRecord,
+  memoryTextBacking,
+  sqliteTextBacking,
+  type AppRecordSnapshot,
+  type AppRecordTrace,
+} from '@approval-conformance/core/kit';
 import { allPausedOn, isRefusal, pausedOn, show, shownOf, USER_MESSAGE, type App } from './app.js';
 import { inRequest, newRequest } from './context.js';
 import type { Features } from './features.js';

@@ -3,7 +3,12 @@
 // read and write what the serialized state says about the approvals.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { GatedAppRecord, memoryTextBacking, sqliteTextBacking, type AppRecordTrace } from '@approval-conformance/core';
+import {
+  GatedAppRecord,
+  memoryTextBacking,
+  sqliteTextBacking,
+  type AppRecordTrace,
+} from '@approval-conformance/core/kit';
 import { recordStates } from './record.js';
 
 export const CONVERSATION = 'conversation-1';

@@ -3,7 +3,7 @@
 // the holder drops the approval and approves the edited call again with the SDK's own `state.approve`, so the
 // binding is the SDK's); or approve a call no human approved, in a state that had no approval. Each is written back
 // the way the app writes the state.
-import type { Action, Tampering } from '@approval-conformance/core';
+import type { Action, Tampering } from '@approval-conformance/core/contract';
 import type { AgentsLib } from './lib.js';
 import { inputOf } from './model.js';
 import type { Json } from './record.js';

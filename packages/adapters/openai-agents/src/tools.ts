@@ -1,8 +1,8 @@
 // The agent's tools. `transfer` and `notify` need approval (`needsApproval: true`); `note` does not. Every execute
 // goes to the counting backend, named by the approval it runs under (its call id, which the model made the
 // approval's name); in the guarded wirings, a call to a tool that needs approval goes through the guard's spend first.
-import { GuardedToolError } from '@approval-conformance/core';
-import type { CountingBackend, GuardedApp } from '@approval-conformance/core';
+import { GuardedToolError } from '@approval-conformance/core/kit';
+import type { CountingBackend, GuardedApp } from '@approval-conformance/core/kit';
 import { currentRequest } from './context.js';
 import type { AgentsLib } from './lib.js';
 import { actionOf } from './model.js';

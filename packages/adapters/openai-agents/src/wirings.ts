@@ -1,7 +1,7 @@
 // The wirings: the documented human-in-the-loop pattern with the serialized RunState as the record (run to the
 // interruption, `state.approve(item)`, store `state.toString()`; a resume loads it with `RunState.fromString` and
 // calls `run`), on the run() and the streaming path, with tool errors rethrown, and with the approval guard added.
-import type { WiringInfo } from '@approval-conformance/core';
+import type { WiringInfo } from '@approval-conformance/core/contract';
 import type { Features } from './features.js';
 
 export interface Wiring extends WiringInfo {

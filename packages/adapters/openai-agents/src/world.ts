@@ -2,7 +2,8 @@
 // (scripted by the adversary) and the tools. The SDK keeps nothing between requests but what the app stores, so a
 // restart is a new store over the same file. Guarded wirings add the approval guard's store (of the same kind) and
 // the app's guard calls; the guard's record is then the approval's record.
-import { WorldGuard, type Action, type AppRecordSnapshot, type ProposalRequest, type World, type WorldEnv, type WorldGuardSnapshot } from '@approval-conformance/core';
+import { type Action, type ProposalRequest, type World, type WorldEnv } from '@approval-conformance/core/contract';
+import { WorldGuard, type AppRecordSnapshot, type WorldGuardSnapshot } from '@approval-conformance/core/kit';
 import * as app from './app.js';
 import type { Features } from './features.js';
 import { openGuardRecords } from './guard-store.js';

@@ -1,7 +1,8 @@
 // The reference runtime as an adapter: 12 wirings (the switch combinations) over two stores.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatedGuardStore, GuardedApp, type Adapter, type World } from '@approval-conformance/core';
+import { type Adapter, type World } from '@approval-conformance/core/contract';
+import { GatedGuardStore, GuardedApp } from '@approval-conformance/core/kit';
 import Database from 'better-sqlite3';
 import { MemoryGuardStore, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';

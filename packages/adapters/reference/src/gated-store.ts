@@ -1,6 +1,6 @@
 // The store as the runtime sees it: every call is a gate (an await the scheduler holds), and every read and write is
 // reported to the history with the record version it read or wrote.
-import type { Access, Action, GateFn, Recorder } from '@approval-conformance/core';
+import type { Access, Action, GateFn, Recorder } from '@approval-conformance/core/contract';
 import type { ApprovalState, ApprovalStore, StoredApproval } from './store.js';
 
 type External = <T>(work: Promise<T>) => Promise<T>;

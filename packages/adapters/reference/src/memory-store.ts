@@ -1,6 +1,6 @@
 // The in-memory store: a Map, where a compare-and-set is atomic because nothing else runs between its read and its
 // write (no await inside it).
-import type { Action } from '@approval-conformance/core';
+import type { Action } from '@approval-conformance/core/contract';
 import { KeyedMutex } from './mutex.js';
 import type { ApprovalState, ApprovalStore, StoredApproval, WriteResult } from './store.js';
 

@@ -4,7 +4,8 @@
 // SQLite). Every call is a query over the wire: the runtime awaits it outside its gates, through `io`.
 import { basename } from 'node:path';
 import pg from 'pg';
-import { worldNamePrefix, type Action } from '@approval-conformance/core';
+import { type Action } from '@approval-conformance/core/contract';
+import { worldNamePrefix } from '@approval-conformance/core/kit';
 import { KeyedMutex } from './mutex.js';
 import type { ApprovalState, ApprovalStore, StoredApproval, WriteResult } from './store.js';
 

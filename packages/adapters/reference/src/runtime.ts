@@ -1,7 +1,15 @@
 // The reference runtime: the approval protocol written as ordinary async code over a durable store, with the
 // essay's three switches. It is the calibration subject: the explorer must find in it exactly what the design model
 // finds in the spec. Each step below is one action of the model (Approval.tla), in the same order.
-import type { Answer, Fakes, GuardedApp, PendingApproval, ProposalRequest, Recorder, Switches } from '@approval-conformance/core';
+import type {
+  Answer,
+  Fakes,
+  PendingApproval,
+  ProposalRequest,
+  Recorder,
+  Switches,
+} from '@approval-conformance/core/contract';
+import type { GuardedApp } from '@approval-conformance/core/kit';
 import type { GatedStore } from './gated-store.js';
 
 export class ReferenceRuntime {

@@ -2,7 +2,7 @@
 // count; the lock is a row in a locks table, taken by an INSERT that changes nothing while another holder has it
 // (waiters in this process queue until it is released, instead of polling).
 import Database from 'better-sqlite3';
-import type { Action } from '@approval-conformance/core';
+import type { Action } from '@approval-conformance/core/contract';
 import { KeyedMutex } from './mutex.js';
 import type { ApprovalState, ApprovalStore, StoredApproval, WriteResult } from './store.js';
 

@@ -1,7 +1,7 @@
 // The durable store the reference runtime keeps its approval records in: memory, SQLite and PostgreSQL. Calls may
 // answer at once (memory, SQLite) or later (a server). `compareAndSet` must be a real compare-and-set, and `lock` a
 // real per-approval lock, in each.
-import type { Action } from '@approval-conformance/core';
+import type { Action } from '@approval-conformance/core/contract';
 
 export type ApprovalState = 'unspent' | 'spent';
 

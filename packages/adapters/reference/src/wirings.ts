@@ -1,5 +1,5 @@
 // The reference runtime's wirings: the 12 combinations of the three switches, named as the model table names them.
-import { allSwitches, switchesName, type Switches, type WiringInfo } from '@approval-conformance/core';
+import { allSwitches, switchesName, type Switches, type WiringInfo } from '@approval-conformance/core/contract';
 
 const DESCRIBE = {
   after: 'records the spend after the effect',
