@@ -105,6 +105,12 @@ describe('approval-conformance run', () => {
     expect(resumed.out).toContain('Nothing changed:');
     expect(resumed.out).toContain(`report ${join(out, 'results.json')}`);
     expect(await snapshot()).toEqual(before);
+    // Reports asked for elsewhere, which this results file never had, are written.
+    const elsewhere = join(dir, 'elsewhere');
+    const written = await cli(...args.slice(0, -2), '--resume', '--json', join(out, 'results.json'), '--out', elsewhere);
+    expect(written.code, written.err).toBe(0);
+    expect(written.out).not.toContain('Nothing changed:');
+    expect(await readFile(join(elsewhere, 'README.md'), 'utf8')).toContain('last cell written');
   });
 
   it('prints a verdict table per scenario with --tables, and writes the results JSON', async () => {

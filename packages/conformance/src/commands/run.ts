@@ -2,7 +2,7 @@
 // versions, runs each version's cells in a worker process of its own, writes every finished cell at once, and ends
 // with the tables (one version) or a summary (a matrix), plus reports when asked.
 import { rmSync } from 'node:fs';
-import { appendFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
@@ -157,6 +157,16 @@ ${exitCodesHelp('--fail-on fail, and a cell failed', 'a version would not instal
 
 /** A path as the user would type it: relative to where they are, when it is below. */
 const shown = (file: string) => (file.startsWith(`${process.cwd()}/`) ? file.slice(process.cwd().length + 1) : file);
+
+/**
+ * Whether `dir` holds the reports of the results last written at `updated`: their index says so (each report's
+ * header gives the time of its last cell). A folder without them, or with another run's, gets them written.
+ */
+async function reportsOf(dir: string, updated: string | undefined): Promise<boolean> {
+  if (updated === undefined) return false;
+  const index = await readFile(join(dir, 'README.md'), 'utf8').catch(() => '');
+  return index.includes(`last cell written ${updated}.`) && (await stat(join(dir, 'index.html')).catch(() => undefined)) !== undefined;
+}
 
 /** The command that resumes this run: the same arguments, and --resume. */
 function resumeCommand(argv: readonly string[]): string {
@@ -439,7 +449,7 @@ export const runCommand: Command = {
     // A version every unit of which the resumed results hold starts no worker: it has nothing to run, and would only
     // write its record again.
     if (values.resume && !journal.widened && !shard) {
-      const finished = journal.finishedTargets(todo, done);
+      const finished = journal.finishedTargets(todo, done, partsOf);
       todo = todo.filter((t) => !finished.has(`${t.framework}@${t.version}`));
     }
     await journal.flush();
@@ -540,7 +550,7 @@ export const runCommand: Command = {
       io.out(summary(shard ? targets.filter((t) => cells.some((c) => c.framework === t.framework && c.version === t.version)) : targets, cells));
     }
     if (shard) io.out(`\nShard ${shard.index}/${shard.count} done. Combine the ${shard.count} shards' results with: approval-conformance merge FILE... --out DIR\n`);
-    if (outDir && !journal.changed) {
+    if (outDir && !journal.changed && (await reportsOf(outDir, journal.updated))) {
       // A resume that ran nothing changes nothing: the results file and its reports stay as they were.
       io.out(`\nNothing changed: ${shown(jsonFile!)} and the reports in ${shown(outDir)} are as they were. To render the reports again: ${invokedAs()} report ${shown(jsonFile!)}${dirname(jsonFile!) === outDir ? '' : ` --out ${shown(outDir)}`}${values.metadata === undefined ? '' : ` --metadata ${values.metadata}`}\n`);
     } else if (outDir) {

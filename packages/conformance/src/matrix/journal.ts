@@ -130,7 +130,8 @@ export class Journal {
     journal.#shard = previous.shard;
     journal.#planned = [...(previous.planned ?? [])];
     journal.#changed = widened;
-    journal.#wasComplete = previous.complete === true;
+    // Widened (--extend with longer lists), the results lack the added units until this run has run them.
+    journal.#wasComplete = previous.complete === true && !widened;
     journal.#complete = journal.#wasComplete;
     journal.#updated = previous.updated;
     for (const target of previous.targets ?? []) journal.#targets.set(targetKey(target), target);
@@ -170,14 +171,22 @@ export class Journal {
 
   /**
    * Versions this resumed run need not start a worker for: their record says how many units they have, and the
-   * run has each of them `done` (the units named, where a target names them).
+   * run has each of them `done` (the units named, where a target names them). The count holds only for the plan it
+   * was made by: the record must be of the same spec (`langgraph` plans a default version narrower than
+   * `langgraph@0.3.12`) and of the same key parts here (`keysNow`: an adapter that gained a wiring has more units).
    */
-  finishedTargets(targets: readonly { framework: string; version: string; units?: readonly string[] }[], done: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  finishedTargets<T extends { framework: string; version: string; spec: string; units?: readonly string[] }>(
+    targets: readonly T[],
+    done: ReadonlyMap<string, ReadonlySet<string>>,
+    keysNow: (t: T) => object | string,
+  ): Set<string> {
     const finished = new Set<string>();
     for (const t of targets) {
       const record = this.#targets.get(targetKey(t));
       const units = done.get(targetKey(t)) ?? new Set<string>();
-      if (!record || record.error !== undefined || record.units === undefined) continue;
+      if (!record || record.error !== undefined || record.units === undefined || record.spec !== t.spec) continue;
+      const keys = keysNow(t);
+      if (record.keys === undefined || typeof keys === 'string' || JSON.stringify(record.keys) !== JSON.stringify(keys)) continue;
       if (t.units ? t.units.every((u) => units.has(u)) : units.size >= record.units) finished.add(targetKey(t));
     }
     return finished;

@@ -106,7 +106,7 @@ interface LockEntry {
  */
 export function lockDigest(text: string): string {
   const lock = JSON.parse(text) as { packages?: Record<string, LockEntry> };
-  const nameOf = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  const nameOf = (path: string) => (path.includes('node_modules/') ? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length) : basename(path));
   const entries = Object.entries(lock.packages ?? {})
     .map(([path, e]) => {
       // What was asked for; a `file:` spec by its file's name, not by the folder it was in.
@@ -114,7 +114,8 @@ export function lockDigest(text: string): string {
       // Outside the tree: a link's target, wherever it is.
       if (!path.startsWith('node_modules/')) return { path: `linked:${e.name ?? nameOf(path)}`, version: e.version ?? null };
       if (e.link) return { path, link: true };
-      return { path, name: e.name ?? null, version: e.version ?? null, integrity: e.integrity ?? null };
+      // No integrity (a git dependency): where it resolved to (its commit) is what tells two of one version apart.
+      return { path, name: e.name ?? null, version: e.version ?? null, ...(e.integrity ? { integrity: e.integrity } : { resolved: e.resolved ?? null }) };
     })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return sha(JSON.stringify(entries)).slice(0, 32);

@@ -170,6 +170,11 @@ describe('lockDigest', () => {
     expect(lockDigest(linked('../../../../work/main'))).toBe(lockDigest(linked('../../p')));
     expect(lockDigest(linked('../../p', '12.12.0'))).not.toBe(lockDigest(linked('../../p')));
   });
+
+  it('tells two commits of a git dependency apart, which have no integrity hash', () => {
+    const git = (commit: string) => JSON.stringify({ packages: { 'node_modules/x': { version: '1.0.0', resolved: `git+ssh://git@github.com/o/x.git#${commit}` } } });
+    expect(lockDigest(git('aaaa'))).not.toBe(lockDigest(git('bbbb')));
+  });
 });
 
 describe('digestFolder', () => {

@@ -55,4 +55,9 @@ describe('the runs published beside a report', () => {
     expect((await companionRuns(dir, { targets: mine.targets })).runs.map((r) => r.folder)).toEqual(['cf']);
     expect(await companionRuns(join(dir, 'none'), mine)).toEqual({ runs: [], left: [] });
   });
+
+  it('compares no wirings: a run naming its own framework\'s is added all the same', async () => {
+    const dir = await folder({ 'cf/results.json': run('cloudflare-agents', { options: { ...OPTIONS, wirings: ['ai-chat-approval'] } }) });
+    expect(await companionRuns(dir, mine)).toMatchObject({ runs: [{ folder: 'cf' }], left: [] });
+  });
 });

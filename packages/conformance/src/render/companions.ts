@@ -50,7 +50,7 @@ function differs(mine: RunOptions | undefined, theirs: RunOptions): string | und
   // A results file that does not say how it was run (from before options were recorded) is taken as it comes.
   if (mine === undefined) return undefined;
   const ours = flagsOf(mine);
-  const other = runFlags(theirs) ?? "the default matrix's";
+  const other = flagsOf(theirs);
   return ours === other ? undefined : `it ran with other options (${other}) than this run (${ours})`;
 }
 

@@ -37,6 +37,11 @@ describe('localPackage', () => {
     // The same from `main` when there are no exports.
     const main = await folder({ 'package.json': manifest({ exports: undefined, main: './lib/main.js' }) });
     await expect(localPackage(main, 'fake-fw')).rejects.toThrow('has no lib/main.js, which its package.json names as its main: build it first');
+    // A main that require resolves with an extension or as a folder's index is there.
+    for (const [main, file] of [['lib/index', 'lib/index.js'], ['./lib', 'lib/index.js'], ['index', 'index.json']]) {
+      const built = await folder({ 'package.json': manifest({ exports: undefined, main, dependencies: {} }), [file!]: '{}' });
+      await expect(localPackage(built, 'fake-fw'), main).resolves.toMatchObject({ version: '1.2.3' });
+    }
   });
 
   it('names a dependency that is not installed, says the build’s dependencies are not installed, and gives the command', async () => {

@@ -2,7 +2,7 @@
 // a small shim module written there. Adapters say what to install and what the shim exports; this does the rest.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -211,7 +211,10 @@ export async function localPackage(path: string, expected: string): Promise<Loca
     throw new InstallError(`${dir} holds ${manifest.name ?? 'a package without a name'}, not ${expected}; point file: at ${expected}'s folder`);
   }
   const entry = entryPoint(manifest);
-  if (entry !== undefined && !existsSync(join(dir, entry.file))) {
+  // An export is the file it names; a `main` resolves as require does: as written, with an extension, or a folder's index.
+  const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+  const suffixes = entry?.field === 'exports' ? [''] : ['', '.js', '.json', '.node', '/index.js', '/index.json'];
+  if (entry !== undefined && !suffixes.some((suffix) => isFile(join(dir, entry.file + suffix)))) {
     throw new InstallError(
       `${dir} has no ${entry.file.replace(/^\.\//, '')}, which its package.json ${entry.field}: build it first (in its repository: pnpm build, or turbo build --filter=${expected} in a turbo monorepo)`,
     );
