@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MATRIX_FRAMEWORK_NAMES } from './frameworks.js';
+import { matrixFrameworkNames } from './frameworks.js';
 import { main } from './main.js';
 import { readResults as readResultsFile, type ResultsFile } from './results.js';
 import { UsageError } from './usage-error.js';
@@ -18,10 +18,15 @@ type Reduction = 'commute' | 'source-sets' | 'bound' | 'symmetry';
 /** `run`'s options: each is the `run` flag of the same name (see `approval-conformance run --help`), in camelCase. */
 export interface RunOptions {
   /**
-   * Framework specs: `reference`, `ai@7.0.185`, `langgraph@^1.2`, `ai@file:PATH`. Default: every framework over its
+   * Framework specs: `reference`, `ai@7.0.185`, `ai@^6.0`, `ai@file:PATH`. Default: every framework over its
    * default versions (the published matrix); unlike the CLI, no reports are written unless `out` is given.
    */
   readonly framework?: OneOrMore;
+  /**
+   * Third parties' adapter packages (`--adapter`): an npm name installed next to the suite, or a folder. With no
+   * `framework`, their frameworks run over their default versions.
+   */
+  readonly adapter?: OneOrMore;
   readonly wiring?: OneOrMore;
   readonly store?: OneOrMore;
   readonly scenario?: OneOrMore;
@@ -80,8 +85,10 @@ export function runArgs(options: RunOptions): string[] {
   const number = (flag: string, value: number | undefined) => {
     if (value !== undefined) args.push(`--${flag}`, String(value));
   };
-  // No framework: every framework by name, which is the default matrix without its default of writing reports/.
-  list('framework', options.framework ?? MATRIX_FRAMEWORK_NAMES);
+  // No framework: every framework by name, which is the default matrix without its default of writing reports/; with
+  // adapters, theirs.
+  for (const adapter of options.adapter === undefined ? [] : typeof options.adapter === 'string' ? [options.adapter] : options.adapter) args.push('--adapter', adapter);
+  list('framework', options.framework ?? (options.adapter === undefined ? matrixFrameworkNames() : undefined));
   list('wiring', options.wiring);
   list('store', options.store);
   list('scenario', options.scenario);

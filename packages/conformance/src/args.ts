@@ -1,7 +1,7 @@
 // Argument parsing shared by the commands: node's parseArgs in strict mode, with its errors turned into one line.
 // Every command parses through here, so these hold for all of them alike:
 // - an option that takes a comma-separated list (`LIST_OPTIONS`) may be given more than once: the lists are joined,
-//   so `--framework reference --framework adk` is `--framework reference,adk`;
+//   so `--framework reference --framework ai` is `--framework reference,ai`;
 // - any other option given more than once is refused (exit 2), never silently the last one;
 // - a value that is a negative number (`--timeout -5`) is the option's value, for the command to say what is wrong
 //   with it, rather than parseArgs' "argument is ambiguous".

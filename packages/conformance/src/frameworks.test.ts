@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultScope, expandSpec, framework, FRAMEWORK_NAMES, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec, type Framework } from './frameworks.js';
+import { CONTRACT_VERSION } from '@approval-conformance/core';
+import { defaultScope, expandSpec, framework, frameworkNames, matrixFrameworkNames, parseFrameworkSpec, type Framework } from './frameworks.js';
 import { UsageError } from './usage-error.js';
 
 const shape = { wirings: ['plain', 'guarded-plain'], stores: ['memory', 'file', 'file-shared'] };
 const versions = ['1.0.0', '1.10.0', '1.2.0'];
 const fw = (newestOnly?: Framework['newestOnly']) =>
-  ({ name: 'x', pinned: [], oldest: '1.0.0', defaults: () => versions, shape: async () => shape, load: async () => { throw new Error('unused'); }, ...(newestOnly ? { newestOnly } : {}) }) as Framework;
+  ({ contractVersion: CONTRACT_VERSION, name: 'x', pinned: [], oldest: '1.0.0', defaults: () => versions, shape: async () => shape, load: async () => { throw new Error('unused'); }, ...(newestOnly ? { newestOnly } : {}) }) as Framework;
 
 describe('defaultScope', () => {
   it('leaves the guarded wirings and the named stores to the newest default version', () => {
@@ -63,9 +64,9 @@ describe('default versions', () => {
 
 describe('frameworks outside the default matrix', () => {
   it('lists cloudflare-agents among the frameworks, but not in the default matrix', () => {
-    expect(FRAMEWORK_NAMES).toContain('cloudflare-agents');
-    expect(MATRIX_FRAMEWORK_NAMES).not.toContain('cloudflare-agents');
-    expect(MATRIX_FRAMEWORK_NAMES).toEqual(FRAMEWORK_NAMES.filter((name) => name !== 'cloudflare-agents'));
+    expect(frameworkNames()).toContain('cloudflare-agents');
+    expect(matrixFrameworkNames()).not.toContain('cloudflare-agents');
+    expect(matrixFrameworkNames()).toEqual(frameworkNames().filter((name) => name !== 'cloudflare-agents'));
   });
 
   it("runs cloudflare-agents' pinned version from the workspace, and by default the last release of each minor line from the first with approvals", async () => {

@@ -12,6 +12,7 @@ import { runCommand } from './commands/run.js';
 import type { Command, Io } from './commands/command.js';
 import { EXIT, exitCodesHelp } from './exit-codes.js';
 import { fsProblem } from './fs-problem.js';
+import { useCommandAdapters } from './registry.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
@@ -30,12 +31,50 @@ Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
 
 With no command, runs '${DEFAULT_COMMAND.name}': with no options, the published default matrix, into reports/.
+
+Every command takes --adapter PACKAGE_OR_PATH (repeatable): a third party's
+adapter package (its npm name, installed next to this CLI, or its folder),
+whose frameworks it then knows like the built-in ones. See
+packages/core/ADAPTERS.md, "Describing a framework".
 Run 'approval-conformance help <command>' (or '<command> --help') for a command's options.
 
 ${exitCodesHelp('run --fail-on, diff --exit-code or --fail-on, a replay that differed', 'a version would not install or import, error or timeout\n     cells with run --fail-on error, bisect at a version it cannot judge')}`;
 
-export async function main(argv: readonly string[], io: Io): Promise<number> {
+/**
+ * `--adapter X` and `--adapter=X`, wherever they are before a `--`: every command takes them, so they are taken out
+ * here, before the command parses the rest.
+ */
+export function splitAdapters(argv: readonly string[]): { adapters: string[]; rest: string[] } {
+  const adapters: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg.startsWith('--adapter=')) {
+      const value = arg.slice('--adapter='.length);
+      if (value === '') throw new UsageError('--adapter needs a value: an adapter package\'s name or folder.');
+      adapters.push(value);
+    } else if (arg === '--adapter') {
+      const value = argv[i + 1];
+      if (value === undefined || value.startsWith('-')) {
+        throw new UsageError(`--adapter needs a value: an adapter package's name or folder${value === undefined ? '' : `, but '${value}' follows it`}.`);
+      }
+      adapters.push(value);
+      i++;
+    } else {
+      rest.push(arg);
+    }
+  }
+  return { adapters, rest };
+}
+
+export async function main(commandLine: readonly string[], io: Io): Promise<number> {
   try {
+    const { adapters, rest: argv } = splitAdapters(commandLine);
+    await useCommandAdapters(adapters);
     const [first, ...rest] = argv;
     if (first === '--help' || first === '-h' || first === 'help') {
       // `help CMD` is `CMD --help`.

@@ -1,12 +1,11 @@
-// A framework for maintainer-ci.test.ts (loaded through APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS), so that the example
-// workflow's own steps run in seconds and offline: `fakefw`, whose one release (1.0.0, "latest") spends atomically
-// (the reference runtime's cas-fresh) and whose local build (`fakefw@file:PATH`, the package `fake-fw`) runs the
-// reference wiring its dist/index.js exports. A build that exports `after-snapshot` is a regression.
+// A framework for maintainer-ci.test.ts (an adapter module, which its `conformance` script loads with `--adapter`), so
+// that the example workflow's own steps run in seconds and offline: `fakefw`, whose one release (1.0.0, "latest")
+// spends atomically (the reference runtime's cas-fresh) and whose local build (`fakefw@file:PATH`, the package
+// `fake-fw`) runs the reference wiring its dist/index.js exports. A build that exports `after-snapshot` is a regression.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { localPackage, type Adapter } from '@approval-conformance/core';
+import { CONTRACT_VERSION, localPackage, type Adapter, type FrameworkDescriptor } from '@approval-conformance/core';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';
-import type { Framework } from './frameworks.js';
 
 function adapter(version: string, wiring: string): Adapter {
   return {
@@ -20,8 +19,9 @@ function adapter(version: string, wiring: string): Adapter {
   };
 }
 
-export const FRAMEWORKS: Framework[] = [
+export const descriptors: FrameworkDescriptor[] = [
   {
+    contractVersion: CONTRACT_VERSION,
     name: 'fakefw',
     npm: 'fake-fw',
     localName: 'fake-fw',

@@ -118,16 +118,16 @@ describe("docs/maintainer-ci.yml's suite-side steps, run by bash against a local
     await mkdir(join(workspace, 'framework/packages/fake-fw/dist'), { recursive: true });
     await writeFile(join(workspace, 'framework/packages/fake-fw/package.json'), JSON.stringify({ name: 'fake-fw', version: '1.1.0', type: 'module', exports: './dist/index.js' }));
     await build('cas-fresh');
-    // The suite's checkout: its `conformance` script, run from the workspace's source.
+    // The suite's checkout: its `conformance` script, run from the workspace's source, with the fixture's adapter.
     await mkdir(join(workspace, 'suite'));
-    const script = `${join(root, 'node_modules/.bin/tsx')} --conditions=@approval-conformance/source ${join(root, 'packages/conformance/src/cli.ts')}`;
+    const adapter = fileURLToPath(new URL('./maintainer-ci.fixtures.ts', import.meta.url));
+    const script = `${join(root, 'node_modules/.bin/tsx')} --conditions=@approval-conformance/source ${join(root, 'packages/conformance/src/cli.ts')} --adapter ${adapter}`;
     await writeFile(join(workspace, 'suite/package.json'), JSON.stringify({ name: 'suite', private: true, scripts: { conformance: script } }));
     env = {
       ...process.env,
       GITHUB_WORKSPACE: workspace,
       FRAMEWORK: 'fakefw',
       PACKAGE_DIR: 'packages/fake-fw',
-      APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS: fileURLToPath(new URL('./maintainer-ci.fixtures.ts', import.meta.url)),
       APPROVAL_CONFORMANCE_CACHE: join(workspace, 'cache'),
     };
   });

@@ -1,7 +1,7 @@
 // The published results (reports/results.json): what the default matrix found at this commit. The runner reads them
 // for what each unit costs, and the audit for the cells it chooses among. And the published runs beside them
 // (reports/**/results.json): which of those are runs of the default exploration, that the audit draws from and the
-// index's one-minute answer adds (the Cloudflare row, published apart in reports/cloudflare-agents/).
+// index's one-minute answer adds (a row published apart, in reports/<framework>/: a `notInMatrix` framework's).
 import { access, readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -35,7 +35,7 @@ export interface ResultCell {
 export interface ResultTarget {
   readonly framework: string;
   readonly version: string;
-  /** What was asked for: `ai@6`, `langgraph@file:../langgraphjs/libs/langgraph`. */
+  /** What was asked for: `ai@6`, `ai@file:../ai/packages/ai`. */
   readonly spec: string;
   /** The exact versions of the framework's packages and their peers, as loaded. */
   readonly packages: Readonly<Record<string, string>>;

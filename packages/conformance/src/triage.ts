@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import semver from 'semver';
 import { parse } from 'yaml';
 import { PROPERTY_IDS, SCENARIOS } from '@approval-conformance/core';
-import { FRAMEWORK_NAMES } from './frameworks.js';
+import { frameworkNames } from './frameworks.js';
 import type { ResultCell, ResultTarget, RunOptions } from './results.js';
 import { UsageError } from './usage-error.js';
 
@@ -95,7 +95,7 @@ export async function readTriage(dir: string, shownAs = dir): Promise<TriageEntr
   for (const name of names) {
     const framework = name.replace(/\.ya?ml$/, '');
     const file = `${shownAs}/${name}`;
-    if (!NAME.test(framework)) throw new UsageError(`${file}: a metadata file is named after its framework (ai.yml, langgraph.yml). Rename it.`);
+    if (!NAME.test(framework)) throw new UsageError(`${file}: a metadata file is named after its framework (reference.yml). Rename it.`);
     let doc: unknown;
     try {
       doc = parse(await readFile(join(dir, name), 'utf8'));
@@ -195,12 +195,13 @@ export async function triageForReports(outDir: string, asked?: string): Promise<
     const below = relative(process.cwd(), dir);
     entries = await readTriage(dir, below && !below.startsWith('..') ? below : dir);
   }
-  // A file named after no framework (openai-agent.yml) would explain nothing, silently.
-  const unknown = entries.find((e) => !FRAMEWORK_NAMES.includes(e.framework));
+  // A file named after no framework (a-i.yml) would explain nothing, silently.
+  const names = frameworkNames();
+  const unknown = entries.find((e) => !names.includes(e.framework));
   if (unknown) {
     const file = unknown.where.replace(/, entry \d+$/, '');
-    const near = FRAMEWORK_NAMES.find((name) => name.startsWith(unknown.framework) || unknown.framework.startsWith(name));
-    throw new UsageError(`${file} is named after '${unknown.framework}', which is no framework the suite knows${near ? ` (did you mean ${near}.yml?)` : ''}. Frameworks: ${FRAMEWORK_NAMES.join(', ')}. Rename or remove it.`);
+    const near = names.find((name) => name.startsWith(unknown.framework) || unknown.framework.startsWith(name));
+    throw new UsageError(`${file} is named after '${unknown.framework}', which is no framework the suite knows${near ? ` (did you mean ${near}.yml?)` : ''}. Frameworks: ${names.join(', ')}. Rename or remove it (or, for a framework of an adapter's own, give --adapter).`);
   }
   return entries;
 }

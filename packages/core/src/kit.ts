@@ -7,3 +7,4 @@ export * from './app-record/index.js';
 export * from './install/npm.js';
 export { isMissingPackage, optionalPackage } from './install/optional.js';
 export { WORKER_TAG_ENV, worldNamePrefix } from './server-names.js';
+export * from './descriptor/index.js';

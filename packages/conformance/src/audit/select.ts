@@ -6,6 +6,7 @@
 // Every framework in the population gets at least one cell when there are enough (whatever the seed), then the rest
 // go by weight.
 import { SCENARIOS, seededRandom, type ScenarioId } from '@approval-conformance/core';
+import { frameworks } from '../registry.js';
 
 export interface AuditUnit {
   readonly framework: string;
@@ -29,7 +30,8 @@ export function weightOf(u: AuditUnit): number {
   if (SCENARIOS.get(u.scenario)?.symmetric !== undefined || u.scenario === 'overlapping-turns') weight *= 3;
   if (u.wiring.startsWith('guarded-')) weight *= 2;
   if (SCENARIOS.get(u.scenario)?.guardedOnly) weight *= 2;
-  if (u.framework === 'mastra') weight *= 2;
+  // The adapter's own say (Mastra's: its accesses are declared one by one where its code re-reads).
+  weight *= frameworks().find((f) => f.name === u.framework)?.auditWeight ?? 1;
   if (u.store === 'libsql-shared') weight *= 2;
   if (u.remedy) weight *= 2;
   if (u.newest) weight *= 1.5;

@@ -1,5 +1,5 @@
 // Where an audit's cells come from: every published results file (reports/**/results.json), so that each framework's
-// row is drawn from, the Cloudflare row's included (published apart, in reports/cloudflare-agents/). Only files whose
+// row is drawn from, a row published apart included (in reports/<framework>/). Only files whose
 // run an audit re-checks as it was made: the default exploration (every schedule, the default reductions, no cap,
 // every property) over the default scenarios, run to its end. A file narrowed only by framework, wiring, store or
 // scenario holds cells of the default matrix; a capped, bound or sampled run, or one of an opt-in scenario such as

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('../matrix/broken.fixtures.ts', import.meta.url));
+await (await import('../registry.js')).useAdapters([fileURLToPath(new URL('../matrix/broken.fixtures.ts', import.meta.url))]);
 const { cli } = await import('../run-io.fixtures.js');
 const { population } = await import('./audit.js');
 const { selectUnits } = await import('../audit/select.js');

@@ -12,7 +12,7 @@ import { parseCommandArgs, positiveInteger } from '../args.js';
 import { auditUnitId, selectUnits, type AuditUnit } from '../audit/select.js';
 import { auditSources, SERVER_STORES, shown } from '../audit/sources.js';
 import { compareUnit, type CellAudit } from '../audit/compare.js';
-import { expandSpecToTargets, FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
+import { commandAdapters, expandSpecToTargets, frameworkNames, parseFrameworkSpec } from '../frameworks.js';
 import { environment } from '../matrix/journal.js';
 import { planTargets, runPool, type Target } from '../matrix/pool.js';
 import { unitKey } from '../matrix/protocol.js';
@@ -46,7 +46,8 @@ Options:
   --cells N          how many cells (default ${DEFAULT_CELLS})
   --seed S           which cells: the same seed picks the same ones (default 1)
   --framework SPECS  only these frameworks or versions (NAME or NAME@VERSION,
-                     comma-separated; default every framework published)
+                     comma-separated; default every framework published, or
+                     with --adapter the adapter's frameworks)
   --budget SECONDS   start no new framework version after this long; cells
                      left are reported as not audited (default: no limit)
   --cap N            unreduced schedules per cell before sampling instead
@@ -62,14 +63,14 @@ Options:
 
 Examples:
   approval-conformance audit --cells 40 --seed 1
-  approval-conformance audit --framework langgraph@1.7.3 --cells 6 --cap 600 --out audit
+  approval-conformance audit --framework ai@7.0.185 --cells 6 --cap 600 --out audit
 
 The cells come from every results.json under reports/ (the published results)
 whose run an audit re-checks as it was made: run to its end, every schedule,
 the default reductions, no --max-schedules, every property, the default
 scenarios (narrowed by framework, wiring or store is fine). Today those are
-reports/results.json (the default matrix) and reports/cloudflare-agents/ (the
-Cloudflare row); the three-tabs runs (capped, bound, unfinished, or an opt-in
+reports/results.json (the default matrix) and the rows published apart in
+reports/<framework>/; the three-tabs runs (capped, bound, unfinished, or an opt-in
 scenario) and reports/postgres/ are not, and no cell on the postgres store is
 drawn: it needs a server, and a seed picks the same cells on any machine. The
 first line of progress names the files. Where a unit is in two files, the
@@ -191,8 +192,9 @@ export const auditCommand: Command = {
     const timeoutS = positiveInteger('--timeout', values.timeout, DEFAULT_TIMEOUT_S, 1, 'seconds');
     const quiet = values.quiet ?? false;
     const log = (line: string) => void (quiet || io.err(`${line}\n`));
-    const specs = values.framework?.split(',').map((s) => s.trim()).filter(Boolean);
-    if (specs?.length === 0) throw new UsageError(`--framework needs at least one of ${FRAMEWORK_NAMES.join(', ')}.`);
+    // With --adapter and no --framework, the adapters' frameworks: what a maintainer of one audits.
+    const specs = values.framework?.split(',').map((s) => s.trim()).filter(Boolean) ?? (commandAdapters().length > 0 ? [...commandAdapters()] : undefined);
+    if (specs?.length === 0) throw new UsageError(`--framework needs at least one of ${frameworkNames().join(', ')}.`);
 
     const all = await population(specs, jobs, log);
     if (all.length === 0) throw new UsageError('there are no cells to audit: no published results file (reports/**/results.json, of the default run) holds the frameworks asked for.');

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('../matrix/broken.fixtures.ts', import.meta.url));
+await (await import('../registry.js')).useAdapters([fileURLToPath(new URL('../matrix/broken.fixtures.ts', import.meta.url))]);
 const { cli } = await import('../run-io.fixtures.js');
 
 const ARGS = ['--framework', 'flipping', '--scenario', 'double-resume', '--property', 'at-most-once', '--quiet'];

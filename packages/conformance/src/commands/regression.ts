@@ -22,7 +22,7 @@ Options:
 
 Examples:
   approval-conformance regression reports/results.json \\
-    --cell langgraph@1.7.3/interrupt-node/memory/double-resume/at-most-once \\
+    --cell ai@5.0.277/cookbook-hitl/memory/double-resume/at-most-once \\
     --out packages/conformance/src/regressions/langgraph-double-resume.test.ts
 
 ${exitCodesHelp('never')}`;

@@ -9,7 +9,7 @@ import { invokedAs } from '../invoked-as.js';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
 import { cellOf, readResults, type ResultCell, type ResultTarget } from '../results.js';
-import { FRAMEWORK_REPROS, reproFor, type ReproFiles } from '../repro/index.js';
+import { frameworkRepros, reproFor, type ReproFiles } from '../repro/index.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -36,7 +36,7 @@ Options:
 
 Examples:
   approval-conformance repro reports/results.json \\
-    --cell openai-agents@0.20.0/run-state/memory/double-resume/at-most-once --out /tmp/repro
+    --cell ai@5.0.277/cookbook-hitl/memory/double-resume/at-most-once --out /tmp/repro
 
 A cell that did not fail has nothing to reproduce: that is a usage error (2).
 
@@ -68,7 +68,7 @@ export async function writeRepro(dir: string, files: ReproFiles): Promise<void> 
 /** Where a local build's cell ran from (its target's `file:` folder), which must still be there. */
 function localSource(cell: ResultCell, targets: readonly ResultTarget[]): { dir: string; packageName: string } {
   const source = targets.find((t) => t.framework === cell.framework && t.version === cell.version)?.source;
-  const packageName = FRAMEWORK_REPROS.find((f) => f.framework === cell.framework)?.packageName;
+  const packageName = frameworkRepros().find((f) => f.framework === cell.framework)?.packageName;
   if (!source) {
     throw new UsageError(`${cell.id} ran on a local build, and the results do not say where it was; run it again with --framework ${cell.framework}@file:PATH, then repro that cell.`);
   }
@@ -113,7 +113,7 @@ export const reproCommand: Command = {
     const results = await readResults(file);
     const cell = cellOf(results, file, values.cell);
     const local = cell.version.endsWith('+local') ? localSource(cell, results.targets ?? []) : undefined;
-    const found = reproFor(cell, FRAMEWORK_REPROS, results.cells);
+    const found = reproFor(cell, frameworkRepros(), results.cells);
     const plan = local && found.kind === 'repro' ? { ...found, files: againstLocalBuild(found.files, cell, local) } : found;
     if (plan.kind === 'nothing') throw new UsageError(plan.why);
     if (plan.kind === 'cannot') {

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { DEFAULT_REDUCTIONS, PROPERTY_IDS, reductions, DEFAULT_SCENARIOS, SCENARIOS, type ExploreOptions, type PropertyId, type Reductions, type ScenarioId } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
-import { defaultScope, expandSpecToTargets, framework, FRAMEWORK_NAMES, FRAMEWORKS, MATRIX_FRAMEWORK_NAMES, parseFrameworkSpec } from '../frameworks.js';
+import { commandAdapters, defaultScope, expandSpecToTargets, framework, frameworkNames, frameworks as allFrameworks, matrixFrameworkNames, parseFrameworkSpec } from '../frameworks.js';
 import { checkpointsFolder, removeEmptyFolders, removeFinished, unfinishedWithCheckpoint } from '../matrix/checkpoints.js';
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
@@ -47,16 +47,18 @@ framework version, and prints a table of verdicts per property:
   n/a, error, timeout  not run, or could not be run; never a pass
 
 With no --framework, runs the published default matrix (every framework over
-its default versions) and writes reports/. Each version runs in a worker
+its default versions) and writes reports/; with --adapter, the adapter's
+frameworks over their default versions instead, and no reports unless --out. Each version runs in a worker
 process of its own: a version that will not install, a crash or a hang becomes
 error or timeout cells, and the run goes on. A framework's default versions
 run its guarded wirings (and some stores, such as Mastra's libsql) only on the
 newest of them; --wiring or --store naming them runs them on every version.
 
 Options:
-  --framework SPECS  comma-separated NAME or NAME@VERSION. Known: ${FRAMEWORK_NAMES.join(', ')}.
+  --framework SPECS  comma-separated NAME or NAME@VERSION. Known: ${frameworkNames().join(', ')},
+                     and those of the adapters --adapter loads
                      NAME alone is its default versions; VERSION is exact,
-                     latest, a range (ai@6, langgraph@^1.2: the last release
+                     latest, a range (ai@6, ai@^6.0: the last release
                      of each minor line in it), or file:PATH, a local build
                      (its package folder). Pinned versions load without
                      installing; others install once into a cache, scripts off
@@ -147,7 +149,7 @@ Options:
 
 Examples:
   approval-conformance run                                   # the default matrix, into reports/
-  approval-conformance run --framework langgraph@1.7.3 --scenario double-resume
+  approval-conformance run --framework ai@7.0.185 --scenario double-resume
   approval-conformance run --framework ai@7 --out my-reports # the last of each 7.x minor line
   approval-conformance run --json results.json --resume      # go on after Ctrl-C
   approval-conformance run --reuse reports/results.json      # rerun only what changed since reports/
@@ -269,8 +271,10 @@ export const runCommand: Command = {
     const failOn = (list('--fail-on', values['fail-on'], FAIL_ON) ?? []) as (typeof FAIL_ON)[number][];
 
     // What to run: the asked-for specs, or every framework's defaults.
-    const matrix = values.framework === undefined;
-    const specs = matrix ? [...MATRIX_FRAMEWORK_NAMES] : (list('--framework', values.framework) ?? []);
+    // With --adapter and no --framework, the adapters' frameworks instead: what a maintainer of one runs.
+    const adapted = values.framework === undefined ? commandAdapters() : [];
+    const matrix = values.framework === undefined && adapted.length === 0;
+    const specs = matrix ? matrixFrameworkNames() : adapted.length > 0 ? [...adapted] : (list('--framework', values.framework) ?? []);
     let targets: Target[] = [];
     /** Specs that named no version: their framework's default versions, by framework. */
     const defaults = new Map<string, string[]>();
@@ -293,10 +297,10 @@ export const runCommand: Command = {
 
     // Filters are checked against every wiring and store the chosen frameworks have, before anything runs.
     const frameworks = [...new Set(targets.map((t) => t.framework))];
-    const shapes = await Promise.all(frameworks.map((name) => FRAMEWORKS.find((f) => f.name === name)!.shape()));
+    const shapes = await Promise.all(frameworks.map((name) => framework(name).shape()));
     // A resumed run gives the lists its results were run with, which may name other frameworks' wirings (it goes on
     // with some of the versions): there every framework's names are known.
-    const known = values.resume ? [...shapes, ...(await Promise.all(FRAMEWORKS.filter((f) => !frameworks.includes(f.name)).map((f) => f.shape())))] : shapes;
+    const known = values.resume ? [...shapes, ...(await Promise.all(allFrameworks().filter((f) => !frameworks.includes(f.name)).map((f) => f.shape())))] : shapes;
     const wirings = list('--wiring', values.wiring, [...new Set(known.flatMap((s) => s.wirings))]);
     const stores = list('--store', values.store, [...new Set(known.flatMap((s) => s.stores))]);
     // A framework's default versions leave what it runs only on the newest (`newestOnly`) to the newest.

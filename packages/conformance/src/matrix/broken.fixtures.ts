@@ -1,10 +1,13 @@
-// Frameworks that go wrong in every way the runner must survive, for its tests (loaded through
-// APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS). Each delegates its working parts to the reference runtime.
+// Frameworks that go wrong in every way the runner must survive, for its tests: an adapter module of several
+// descriptors (`descriptors`), which a test loads with `useAdapters([BROKEN])` or `--adapter`. Each delegates its
+// working parts to the reference runtime.
 import { appendFileSync } from 'node:fs';
-import { installIsolated, worldNamePrefix, type Adapter } from '@approval-conformance/core';
+import { fileURLToPath } from 'node:url';
+import { CONTRACT_VERSION, InstallError, installIsolated, worldNamePrefix, type Adapter, type FrameworkDescriptor } from '@approval-conformance/core';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';
-import type { Framework } from '../frameworks.js';
-import { RunFailure } from '../run-failure.js';
+
+/** This module, for `--adapter` and `useAdapters`. */
+export const BROKEN = fileURLToPath(import.meta.url);
 
 /** `ok` runs the reference's cas-fresh; `hang` spins forever when HANG is set; `crash` kills its process. */
 const WIRINGS = ['ok', 'hang', 'crash'];
@@ -36,7 +39,7 @@ function unreliable(version: string): Adapter {
   };
 }
 
-const base = { pinned: ['1.0.0'], oldest: '1.0.0', defaults: () => ['1.0.0'], shape: async () => ({ wirings: WIRINGS, stores: stores() }) };
+const base = { contractVersion: CONTRACT_VERSION, pinned: ['1.0.0'], oldest: '1.0.0', defaults: () => ['1.0.0'], shape: async () => ({ wirings: WIRINGS, stores: stores() }) };
 
 /** Ten releases: 1.0.0 to 1.0.5 spend after acting (at-most-once fails), 1.0.6 on spend atomically (it holds). */
 const FLIPPING = Array.from({ length: 10 }, (_, i) => `1.0.${i}`);
@@ -65,9 +68,10 @@ function misdeclared(version: string): Adapter {
   };
 }
 
-export const FRAMEWORKS: Framework[] = [
+export const descriptors: FrameworkDescriptor[] = [
   { name: 'misdeclared', ...base, shape: async () => ({ wirings: ['only'], stores: ['memory'] }), load: async (version) => ({ adapter: misdeclared(version), packages: { misdeclared: version } }) },
   {
+    contractVersion: CONTRACT_VERSION,
     name: 'flipping',
     npm: 'flipping',
     pinned: ['1.0.9'],
@@ -76,22 +80,19 @@ export const FRAMEWORKS: Framework[] = [
     defaults: () => ['1.0.9'],
     shape: async () => ({ wirings: ['only'], stores: ['memory'] }),
     load: async (version) => {
-      if (version === '1.0.3') throw new RunFailure('could not install flipping@1.0.3: it was unpublished');
+      if (version === '1.0.3') throw new InstallError('it was unpublished');
       return { adapter: flipping(version), packages: { flipping: version } };
     },
   },
   {
     name: 'unreliable',
     ...base,
-    // Its adapter's code, for `run --reuse`: a folder a test can change (UNRELIABLE_ADAPTER), or none.
-    get adapter() {
-      return process.env['UNRELIABLE_ADAPTER'];
-    },
     load: async (version) => ({ adapter: unreliable(version), packages: { unreliable: version } }),
   },
   {
     // Installed into the cache like a published version (from a local tarball, CACHED_TARBALL: no registry), so that
     // its installed tree has a key: `run --reuse` on a machine whose cache is empty.
+    contractVersion: CONTRACT_VERSION,
     name: 'cached',
     npm: 'cached',
     pinned: [],
@@ -99,9 +100,6 @@ export const FRAMEWORKS: Framework[] = [
     listReleases: async () => ['1.0.0'],
     defaults: () => ['1.0.0'],
     shape: async () => ({ wirings: ['ok'], stores: ['memory'] }),
-    get adapter() {
-      return process.env['UNRELIABLE_ADAPTER'];
-    },
     load: async (version, log) => {
       await installIsolated(
         { folder: `cached@${version}`, what: `cached@${version}`, manifest: { dependencies: { tiny: `file:${process.env['CACHED_TARBALL']}` } }, shim: 'export {};\n' },
@@ -114,7 +112,7 @@ export const FRAMEWORKS: Framework[] = [
     name: 'uninstallable',
     ...base,
     load: async (version) => {
-      throw new RunFailure(`could not install uninstallable@${version}: npm install failed: 404 Not Found`);
+      throw new InstallError('npm install failed: 404 Not Found');
     },
   },
   {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 
-process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./undeclared.fixtures.ts', import.meta.url));
+await (await import('../registry.js')).useAdapters([fileURLToPath(new URL('./undeclared.fixtures.ts', import.meta.url))]);
 const { cli } = await import('../run-io.fixtures.js');
 
 interface Results {

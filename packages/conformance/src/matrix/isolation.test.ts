@@ -11,7 +11,7 @@ import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { skipStore, testPostgres } from '@approval-conformance/testkit';
 
-process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url));
+await (await import('../registry.js')).useAdapters([fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url))]);
 const { cli } = await import('../run-io.fixtures.js');
 
 interface Cell {
@@ -122,7 +122,7 @@ describe('the runner, when a framework goes wrong', () => {
     // The first run hangs in its second unit; it is killed (with its worker) once the first unit is on disk.
     const first = spawn(
       process.execPath,
-      ['--import', tsx, '--conditions=@approval-conformance/source', cliPath, 'run', '--framework', 'unreliable', ...ARGS, '--json', file],
+      ['--import', tsx, '--conditions=@approval-conformance/source', cliPath, 'run', '--adapter', fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url)), '--framework', 'unreliable', ...ARGS, '--json', file],
       { detached: true, stdio: 'ignore', env: { ...process.env, UNRELIABLE_HANG: '1' } },
     );
     const exited = new Promise((resolve) => first.on('exit', resolve));

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { arch, availableParallelism, platform, release } from 'node:os';
 import semver from 'semver';
-import { FRAMEWORK_NAMES } from '../frameworks.js';
+import { frameworkNames } from '../frameworks.js';
 import { contentsChecked, readResults, writeResults, type Environment, type ResultCell, type ResultTarget, type RunOptions, type ShardInfo } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { unitKey } from './protocol.js';
@@ -18,7 +18,8 @@ const targetKey = (t: { framework: string; version: string }) => `${t.framework}
 
 /** Frameworks in the registry's order, versions oldest first; a version that is not semver (a file: build) last. */
 export function compareTargets(a: { framework: string; version: string }, b: { framework: string; version: string }) {
-  const byName = FRAMEWORK_NAMES.indexOf(a.framework) - FRAMEWORK_NAMES.indexOf(b.framework);
+  const names = frameworkNames();
+  const byName = names.indexOf(a.framework) - names.indexOf(b.framework);
   if (byName !== 0) return byName;
   const [va, vb] = [semver.valid(a.version), semver.valid(b.version)];
   if (va && vb) return semver.compare(va, vb);
@@ -172,8 +173,8 @@ export class Journal {
   /**
    * Versions this resumed run need not start a worker for: their record says how many units they have, and the
    * run has each of them `done` (the units named, where a target names them). The count holds only for the plan it
-   * was made by: the record must be of the same spec (`langgraph` plans a default version narrower than
-   * `langgraph@0.3.12`) and of the same key parts here (`keysNow`: an adapter that gained a wiring has more units).
+   * was made by: the record must be of the same spec (`ai` plans a default version narrower than
+   * `ai@6.0.326`) and of the same key parts here (`keysNow`: an adapter that gained a wiring has more units).
    */
   finishedTargets<T extends { framework: string; version: string; spec: string; units?: readonly string[] }>(
     targets: readonly T[],

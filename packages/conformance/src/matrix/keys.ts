@@ -2,7 +2,7 @@
 // whose key matches instead of running it again. The parts:
 //   suite    the suite's own code that runs a unit (core, the guard, the runner; not the reports' rendering) and,
 //            in a clone, the workspace's lockfile, which pins every dependency and the frameworks' pinned versions
-//   adapter  the framework's adapter package
+//   adapter  the framework's adapter package (not its reproductions' scripts), or a third party's folder
 //   tree     the framework version's installed tree: `builtin` (the reference runtime), `workspace` (a version pinned in
 //            a clone: the lockfile above covers it), or the digest of what its install in the cache holds: each
 //            package's place, name, version and integrity, from its package-lock.json (never where or when it was
@@ -177,6 +177,7 @@ export function keyParts(
   if (tree === undefined) {
     return target.source !== undefined ? 'a local build is never copied' : 'it is not installed here, so its installed tree cannot be compared (this run installs it)';
   }
-  const adapter = adapterDigests.get(fw.adapter) ?? adapterDigests.set(fw.adapter, packageDigest(fw.adapter)).get(fw.adapter)!;
+  // Not its reproductions (repro/): they are scripts for outside the suite, and move no verdict.
+  const adapter = adapterDigests.get(fw.adapter) ?? adapterDigests.set(fw.adapter, packageDigest(fw.adapter, ['repro'])).get(fw.adapter)!;
   return { suite: suiteDigest(), adapter, tree, node: process.version };
 }

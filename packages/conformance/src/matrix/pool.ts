@@ -12,6 +12,7 @@ import { UsageError } from '../usage-error.js';
 import { checkpointFile } from './checkpoints.js';
 import { dropLeftoverSchemas, newWorkerTag, workerTmp } from './leftovers.js';
 import { lostReason, STDERR_KEPT } from './lost.js';
+import { externalAdapters } from '../registry.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
 export interface Target {
@@ -107,6 +108,7 @@ const taskFor = (target: Target, pool: Omit<PoolOptions, 'done'>, skip: readonly
   strictFilters: pool.strictFilters,
   ...(planOnly ? { planOnly } : {}),
   ...(pool.checkpoints && !planOnly ? { checkpoints: pool.checkpoints } : {}),
+  ...(externalAdapters().length > 0 ? { adapters: [...externalAdapters()] } : {}),
 });
 
 /** How a worker ended: it finished the version, could not load it, or was lost in (or between) units. */

@@ -25,6 +25,8 @@ export interface WorkerTask {
   readonly planOnly?: boolean;
   /** Where to save each exhaustive unit's checkpoints (checkpoints.ts), and whether to go on from those there. */
   readonly checkpoints?: { readonly dir: string; readonly resume: boolean };
+  /** The third parties' adapters the runner loaded (`--adapter`, as absolute paths): the worker loads them too. */
+  readonly adapters?: readonly string[];
 }
 
 /** One exploration: a scenario on a wiring and store, judged on its properties. */

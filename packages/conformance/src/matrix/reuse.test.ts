@@ -8,8 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { digestFolder, lockDigest } from './keys.js';
 
-process.env['APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS'] = fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url));
-const { cli } = await import('../run-io.fixtures.js');
+import { cli } from '../run-io.fixtures.js';
+
+/**
+ * The fixture frameworks as an adapter package of their own, in a folder this file changes: its code is part of their
+ * units' keys. `--adapter ADAPTER` loads it.
+ */
+const ADAPTER = join(await mkdtemp(join(tmpdir(), 'ac-reuse-adapter-')), 'adapter');
+await mkdir(join(ADAPTER, 'src'), { recursive: true });
+await writeFile(join(ADAPTER, 'package.json'), JSON.stringify({ name: 'broken-adapter', type: 'module', exports: './index.ts' }));
+await writeFile(join(ADAPTER, 'index.ts'), `export { descriptors } from ${JSON.stringify(fileURLToPath(new URL('./broken.fixtures.ts', import.meta.url)))};\n`);
 
 interface Cell {
   id: string;
@@ -27,14 +35,14 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ac-reuse-'));
   log = join(dir, 'units.log');
   process.env['UNRELIABLE_LOG'] = log;
-  process.env['UNRELIABLE_ADAPTER'] = join(dir, 'adapter');
   await mkdir(join(dir, 'adapter', 'src'), { recursive: true });
   await writeFile(join(dir, 'adapter', 'src', 'wirings.ts'), "export const WIRINGS = ['ok'];\n");
+  await writeFile(join(ADAPTER, 'src', 'wirings.ts'), "export const WIRINGS = ['ok'];\n");
 });
 
-/** The reference runtime and the fixture framework (whose adapter is the folder above), one small unit each. */
+/** The reference runtime and the fixture framework (whose adapter is ADAPTER), one small unit each. */
 const run = (json: string, ...more: string[]) =>
-  cli('run', '--framework', 'reference,unreliable@1.0.0', '--wiring', 'cas-fresh,ok', '--store', 'memory', '--scenario', 'double-resume', '--json', json, ...more);
+  cli('run', '--adapter', ADAPTER, '--framework', 'reference,unreliable@1.0.0', '--wiring', 'cas-fresh,ok', '--store', 'memory', '--scenario', 'double-resume', '--json', json, ...more);
 /** Which of the fixture's units built worlds (ran), as the fixture logs them. */
 const ranUnits = async () => [...new Set((await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean))];
 
@@ -58,7 +66,7 @@ describe('run --reuse', () => {
     expect(outcome(await cellsOf(same))).toEqual(outcome(cells));
 
     // One adapter's code changed: its units run again, the other's are copied.
-    await writeFile(join(dir, 'adapter', 'src', 'wirings.ts'), "export const WIRINGS = ['ok', 'new'];\n");
+    await writeFile(join(ADAPTER, 'src', 'wirings.ts'), "export const WIRINGS = ['ok', 'new'];\n");
     const changed = join(dir, 'changed.json');
     const adapter = await run(changed, '--reuse', same);
     expect(adapter.code).toBe(0);
@@ -117,7 +125,7 @@ describe('run --reuse on a new machine', () => {
     const [first, second] = [join(dir, 'cache-1'), join(dir, 'cache-2')];
     const cached = (json: string, cache: string, ...more: string[]) => {
       process.env['APPROVAL_CONFORMANCE_CACHE'] = cache;
-      return cli('run', '--framework', 'cached@1.0.0', '--scenario', 'double-resume', '--json', json, ...more);
+      return cli('run', '--adapter', ADAPTER, '--framework', 'cached@1.0.0', '--scenario', 'double-resume', '--json', json, ...more);
     };
     try {
       const results = join(dir, 'first.json');

@@ -1,9 +1,8 @@
 // A framework whose releases change a part of the world's state that no gate declares, for the tests of `run`'s check
-// of contents (loaded through APPROVAL_CONFORMANCE_EXTRA_FRAMEWORKS). Every event and store call it makes is the
+// of contents (an adapter module: a test loads it with `--adapter` or `useAdapters`). Every event and store call it makes is the
 // reference runtime's, declared as ever: only reading its state around each release shows the change.
-import type { Adapter } from '@approval-conformance/core';
+import { CONTRACT_VERSION, type Adapter, type FrameworkDescriptor } from '@approval-conformance/core';
 import { referenceAdapter } from '@approval-conformance/adapter-reference';
-import type { Framework } from '../frameworks.js';
 
 /** The reference's cas-fresh, but the code after each of its gates also bumps `hidden`, which no gate declares. */
 function undeclared(version: string): Adapter {
@@ -30,8 +29,9 @@ function undeclared(version: string): Adapter {
   };
 }
 
-export const FRAMEWORKS: Framework[] = [
+export const descriptors: FrameworkDescriptor[] = [
   {
+    contractVersion: CONTRACT_VERSION,
     name: 'undeclared',
     pinned: ['1.0.0'],
     oldest: '1.0.0',

@@ -1,7 +1,7 @@
 // The worker process: loads one framework version, runs the units it is given, and sends each unit's cells the
 // moment they are known. A crash or a hang here costs the runner one unit, never the run.
 import { wiringInfo } from '@approval-conformance/core';
-import { framework } from '../frameworks.js';
+import { framework, useAdapters } from '../frameworks.js';
 import { checkpointFile } from './checkpoints.js';
 import { keyParts, unitDigest } from './keys.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
@@ -17,6 +17,7 @@ const send = (message: WorkerMessage) =>
 async function work(task: WorkerTask): Promise<void> {
   let loaded;
   try {
+    await useAdapters(task.adapters ?? []);
     loaded = await framework(task.framework).load(task.version, (line) => void send({ type: 'log', line }), task.source);
   } catch (error) {
     await send({ type: 'load-failed', message: error instanceof Error ? error.message : String(error) });

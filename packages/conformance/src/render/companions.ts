@@ -1,5 +1,5 @@
-// The runs published beside a report's own, in folders under its reports' folder: a framework run apart (the
-// Cloudflare row, which takes as long as the rest of the default matrix, is published in reports/cloudflare-agents/)
+// The runs published beside a report's own, in folders under its reports' folder: a framework run apart (one whose
+// row takes as long as the rest of the default matrix, published in reports/<framework>/, as `notInMatrix` says)
 // still belongs in the one-minute answer of the folder it is published in. Which files are such runs is
 // published.ts's, the same the audit draws from: a run of the default exploration, finished. Its rows are added where
 // it ran the same way as this run and holds a framework this run has not; a file that cannot be read is said.
@@ -10,7 +10,7 @@ import { runFlags } from './run-options.js';
 
 /** A run published beside this one whose frameworks the one-minute answer adds, each from its own results. */
 export interface CompanionRun {
-  /** Its folder, relative to the reports' folder ('/' between parts): `cloudflare-agents`. */
+  /** Its folder, relative to the reports' folder ('/' between parts): a framework's name. */
   readonly folder: string;
   /** The targets and cells of the frameworks it adds. */
   readonly targets: readonly ResultTarget[];

@@ -20,7 +20,7 @@ import {
   type WiringOutcome,
 } from './decider.js';
 import { guardReadme } from './fix.js';
-import { FRAMEWORK_REPROS, reproFor } from '../repro/index.js';
+import { frameworkRepros, reproFor } from '../repro/index.js';
 import { brokenCount, storesThatRan } from './grid.js';
 import { HARMS, PROPERTY_WORDS, plainStory } from './plain.js';
 import type { CompanionRun } from './companions.js';
@@ -83,7 +83,7 @@ const failingOf = (w: WiringOutcome) => [...w.properties.values()].flatMap((o) =
 
 /** ` (reproduce)`, linking to the cell's standalone reproduction where the reports have one. */
 function reproLink(f: Inline, cell: ResultCell, cells: readonly ResultCell[]): string {
-  return reproFor(cell, FRAMEWORK_REPROS, cells).kind === 'repro' && !cell.version.endsWith('+local')
+  return reproFor(cell, frameworkRepros(), cells).kind === 'repro' && !cell.version.endsWith('+local')
     ? ` (${f.link(f.text('reproduce'), f.reproHref(cell))})`
     : '';
 }
@@ -161,7 +161,7 @@ function headline(answers: readonly FrameworkAnswer[], properties: readonly Prop
     const sorted = [...ws].sort((a, b) => share(a) - share(b));
     return lows.length === 0 ? '' : sorted.length === 1 || share(sorted[0]) === share(sorted.at(-1)) ? `${sorted[0]!.holding} of ${sorted[0]!.judged}` : `from ${sorted[0]!.holding} of ${sorted[0]!.judged} to ${sorted.at(-1)!.holding} of ${sorted.at(-1)!.judged}`;
   };
-  // A report of one framework (a row published on its own, reports/cloudflare-agents) names it rather than counting.
+  // A report of one framework (a row published on its own, reports/<framework>/) names it rather than counting.
   const one = answers.length === 1 ? answers[0]!.framework : undefined;
   const first = !properties.includes('at-most-once')
     ? 'These results do not check at-most-once, so they do not say which wiring keeps an approved action to one run.'

@@ -8,7 +8,7 @@ import type { Scenario } from '@approval-conformance/core';
 import type { ResultsFile } from '../results.js';
 import type { TriageEntry } from '../triage.js';
 import { UsageError } from '../usage-error.js';
-import { FRAMEWORK_REPROS, reproDir, reproFor } from '../repro/index.js';
+import { frameworkRepros, reproDir, reproFor } from '../repro/index.js';
 import { urlPart } from './escape.js';
 import { storyPath } from './story-text.js';
 import { frameworkHtml, htmlStoriesFile, indexHtml, storiesHtml } from './html.js';
@@ -112,7 +112,7 @@ export interface ReportMeta {
 
 export async function writeReports(dir: string, given: ReportInput, meta: ReportMeta = {}): Promise<string[]> {
   const data = meta.resultsName ?? 'results.json';
-  // The runs published beside this one (reports/cloudflare-agents/ beside the default matrix): read before anything
+  // The runs published beside this one (reports/<framework>/ beside the default matrix): read before anything
   // is written, and never a reason not to write (a file that cannot be read is said in the index).
   const companions = given.companions ?? (await companionRuns(dir, given, resolve(dir, data)));
   const input: ReportInput = { ...given, dir: resolve(dir), companions };
@@ -163,7 +163,7 @@ function reproPages(input: ReportInput): [string, string][] {
   const without: string[] = [];
   for (const cell of failures) {
     // Its README links each cell's story, in reports/stories/ beside reports/repro/NAME/.
-    const plan = reproFor(cell, FRAMEWORK_REPROS, input.cells, (c) => `../../${storyPath(c)}`);
+    const plan = reproFor(cell, frameworkRepros(), input.cells, (c) => `../../${storyPath(c)}`);
     if (plan.kind !== 'repro') {
       without.push(`- \`${cell.id}\`: ${plan.why.replace(/ Replay .*$/, '')}`);
       continue;

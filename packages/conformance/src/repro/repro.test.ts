@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readResults, type ResultCell } from '../results.js';
-import { FRAMEWORK_REPROS, REPRO_SCENARIOS, reproFiles, reproFor } from './index.js';
+import { frameworkRepros, REPRO_SCENARIOS, reproFiles, reproFor } from './index.js';
 import { storyPath } from '../render/story-text.js';
 import { scenarioRepro } from './scenarios.js';
 
@@ -93,7 +93,7 @@ for (const pin of PINS) {
     });
     for (const wiring of WIRINGS[pin.framework]!) {
       for (const scenario of REPRO_SCENARIOS.filter((s) => ONLY[pin.framework]?.includes(s) ?? true)) {
-        const written = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store: 'memory' }, FRAMEWORK_REPROS);
+        const written = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store: 'memory' }, frameworkRepros());
         if (written.kind === 'cannot') continue;
         const cell = verdictOf(pin.framework, pin.version, wiring, scenario);
         if (!cell || (cell.verdict !== 'pass' && cell.verdict !== 'fail')) continue;
@@ -117,7 +117,7 @@ for (const pin of PINS) {
 describe("the guard's pattern in a reproduction", () => {
   const pin = PINS.find((p) => p.framework === 'openai-agents')!;
   it.skipIf(!existsSync(join(root, pin.modules)))('spending the approval atomically before the transfer keeps two resumes to one transfer', async () => {
-    const plan = reproFiles({ framework: pin.framework, version: pin.version, wiring: 'run-state', scenario: 'double-resume' }, FRAMEWORK_REPROS);
+    const plan = reproFiles({ framework: pin.framework, version: pin.version, wiring: 'run-state', scenario: 'double-resume' }, frameworkRepros());
     if (plan.kind !== 'repro') throw new Error(plan.why);
     // The guard's step, by hand: before it acts, the tool spends the approval (its call id) in one synchronous
     // check-and-set, and a call whose approval is spent does not act again.
@@ -139,21 +139,21 @@ describe('what repro says of a cell', () => {
     ({ id: 'x', framework: 'openai-agents', version: '0.20.0', wiring: 'run-state', store: 'memory', scenario: 'double-resume', mode: 'exhaustive', property: 'at-most-once', exhaustive: true, schedules: 9, verdict: 'fail', ...over }) as ResultCell;
 
   it('a passing cell has nothing to reproduce', () => {
-    expect(reproFor(cell({ verdict: 'pass' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'nothing' });
+    expect(reproFor(cell({ verdict: 'pass' }), frameworkRepros(), [])).toMatchObject({ kind: 'nothing' });
   });
 
   it('a guarded wiring, a scenario or a framework with no script says why it cannot', () => {
-    expect(reproFor(cell({ wiring: 'guarded-run-state' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("this suite's approval guard") });
-    expect(reproFor(cell({ framework: 'ai', version: '6.0.0', wiring: 'native-approval', scenario: 'overlapping-turns', property: 'shown-is-recorded' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("no overlapping-turns reproduction is written for ai's native-approval") });
-    expect(reproFor(cell({ scenario: 'three-tabs' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('three-tabs') });
-    expect(reproFor(cell({ framework: 'langgraph', version: '1.7.3', wiring: 'interrupt-node', store: 'sqlite', scenario: 'crash-restart', property: 'at-most-once' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph's interrupt-node on the sqlite store") });
-    expect(reproFor(cell({ framework: 'langgraph-server', wiring: 'interrupt' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph-server's interrupt") });
-    expect(reproFor(cell({ framework: 'mastra', version: '1.71.0', wiring: 'one-time-approval' }), FRAMEWORK_REPROS, [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('the first transfer held') });
+    expect(reproFor(cell({ wiring: 'guarded-run-state' }), frameworkRepros(), [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("this suite's approval guard") });
+    expect(reproFor(cell({ framework: 'ai', version: '6.0.0', wiring: 'native-approval', scenario: 'overlapping-turns', property: 'shown-is-recorded' }), frameworkRepros(), [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("no overlapping-turns reproduction is written for ai's native-approval") });
+    expect(reproFor(cell({ scenario: 'three-tabs' }), frameworkRepros(), [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('three-tabs') });
+    expect(reproFor(cell({ framework: 'langgraph', version: '1.7.3', wiring: 'interrupt-node', store: 'sqlite', scenario: 'crash-restart', property: 'at-most-once' }), frameworkRepros(), [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph's interrupt-node on the sqlite store") });
+    expect(reproFor(cell({ framework: 'langgraph-server', wiring: 'interrupt' }), frameworkRepros(), [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining("langgraph-server's interrupt") });
+    expect(reproFor(cell({ framework: 'mastra', version: '1.71.0', wiring: 'one-time-approval' }), frameworkRepros(), [])).toMatchObject({ kind: 'cannot', why: expect.stringContaining('the first transfer held') });
   });
 
   it('a failing cell gets a folder that pins the framework and names the cells it reproduces', () => {
     const failing = cell({ id: 'openai-agents@0.20.0/run-state/memory/double-resume/at-most-once', counterexample: { steps: 4 } as ResultCell['counterexample'] });
-    const plan = reproFor(failing, FRAMEWORK_REPROS, [failing]);
+    const plan = reproFor(failing, frameworkRepros(), [failing]);
     expect(plan.kind).toBe('repro');
     if (plan.kind !== 'repro') return;
     expect(JSON.parse(plan.files['package.json']).dependencies).toEqual({ '@openai/agents': '0.20.0', zod: '^4.1.0' });
@@ -166,13 +166,13 @@ describe('what repro says of a cell', () => {
     const id = 'openai-agents@0.20.0/run-state/memory/double-resume/at-most-once';
     const story = ['t1 read the record: a1 <unspent>', 't2 ran | the transfer'];
     const failing = cell({ id, counterexample: { steps: 4, schedule: 't1:1 t2:1', story, witness: [1], explanation: 'x', history: [] } });
-    const plan = reproFor(failing, FRAMEWORK_REPROS, [failing]);
+    const plan = reproFor(failing, frameworkRepros(), [failing]);
     if (plan.kind !== 'repro') throw new Error(plan.kind);
     // Written from any results file (repro --out DIR): where the story is in that file's reports, and the story itself.
     expect(plan.files['README.md']).toContain(`- \`${id}\` (4 steps): \`stories/openai-agents@0.20.0.md#run-state-memory-double-resume-at-most-once\``);
     expect(plan.files['README.md']).toContain(`The suite's story of \`${id}\`, schedule \`t1:1 t2:1\` (in bold, the steps that show the bug):\n\n1. t1 read the record: a1 &lt;unspent&gt;\n2. **t2 ran \\| the transfer**\n`);
     // Written into the reports (reports/repro/NAME/): a link to the story beside it.
-    const linked = reproFor(failing, FRAMEWORK_REPROS, [failing], (c) => `../../${storyPath(c)}`);
+    const linked = reproFor(failing, frameworkRepros(), [failing], (c) => `../../${storyPath(c)}`);
     if (linked.kind !== 'repro') throw new Error(linked.kind);
     expect(linked.files['README.md']).toContain(`- \`${id}\` (4 steps): [its story](../../stories/openai-agents@0.20.0.md#run-state-memory-double-resume-at-most-once)`);
     expect(linked.files['repro.mjs']).toBe(plan.files['repro.mjs']);
@@ -183,7 +183,7 @@ describe('what repro says of a cell', () => {
     let checked = 0;
     for (const c of units.values()) {
       for (const scenario of REPRO_SCENARIOS) {
-        const plan = reproFiles({ framework: c.framework, version: c.version, wiring: c.wiring, scenario, store: c.store }, FRAMEWORK_REPROS);
+        const plan = reproFiles({ framework: c.framework, version: c.version, wiring: c.wiring, scenario, store: c.store }, frameworkRepros());
         if (plan.kind !== 'repro') continue;
         checked++;
         const forges = /\bforge\(/.test(scenarioRepro(scenario)!.steps);

@@ -2,32 +2,11 @@
 // this suite), one script in plain JavaScript, and a README. The script is the scenario's world, the framework's
 // documented app, and the scenario's steps, in that order (scenarios.ts, and a module per framework). It prints what
 // happened and exits 1 when the bug shows, 0 when it does not.
+import type { FrameworkRepro } from '@approval-conformance/core';
 import type { ResultCell } from '../results.js';
 import { md } from '../render/escape.js';
 import { storyPath } from '../render/story-text.js';
 import { notWrittenWhy, OVERLAP_MARK, REPORT, scenarioRepro } from './scenarios.js';
-
-/** A framework's documented app, as the script's middle: its imports, and `ask`, `click`, `forge`, `resume`. */
-export interface AppSource {
-  readonly imports: string;
-  readonly app: string;
-}
-
-export interface FrameworkRepro {
-  readonly framework: string;
-  /** The package the cell's version is a version of. */
-  readonly packageName: string;
-  /** What package.json pins for a version of it. */
-  readonly dependencies: (version: string) => Record<string, string>;
-  /**
-   * The app for a wiring, or undefined where no standalone app is written for it. `store` is the cell's, for the
-   * scenarios whose script differs by store (a crash's restart keeps what a durable store kept, and nothing of an
-   * in-memory one); the app then defines `restart()`.
-   */
-  readonly app: (wiring: string, store?: string, scenario?: string) => AppSource | undefined;
-  /** Why a scenario's script would not show a wiring's failure, where the scenario's one meeting cannot force it. */
-  readonly cannot?: (wiring: string, scenario: string) => string | undefined;
-}
 
 export type ReproFiles = {
   readonly 'package.json': string;
@@ -201,11 +180,3 @@ export function reproFor(cell: ResultCell, frameworks: readonly FrameworkRepro[]
   }
   return reproFiles(cell, frameworks, cells, stories);
 }
-
-/** A crash's restart where a new process starts from nothing the store kept: `boot()` again, with why. */
-export const bootAgain = (what: string) => `
-
-// A new process: ${what}.
-async function restart() {
-  boot();
-}`;

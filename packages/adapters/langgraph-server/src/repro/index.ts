@@ -21,8 +21,8 @@
 // and the checkpointer's files (the server's own FileSystemPersistence), as their last write left them: that write
 // is the 3-second debounce's, which the adapter fires when no request is in flight, and so does the script (its
 // timers stopped): after the user's request, never after the transfer, whose run the crash leaves in flight.
-import { INTERRUPT_NODE } from './langgraph.js';
-import type { FrameworkRepro } from './script.js';
+import { INTERRUPT_NODE } from '@approval-conformance/adapter-langgraph/descriptor';
+import type { FrameworkRepro } from '@approval-conformance/core/kit';
 
 const IMPORTS = `import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -13,7 +13,7 @@
 // The scripts run on ai 6 and 7 (and 5, for the cookbook): where the lines differ, a comment says which is which.
 // ui-server-history is not written: its route (stored UIMessages, validateUIMessages, the send-only-the-last-message
 // transport) would take the script past 150 lines.
-import type { FrameworkRepro } from './script.js';
+import type { FrameworkRepro } from '@approval-conformance/core/kit';
 
 /** The scripted model, to the spec the installed ai asks for, and the `transfer` tool. */
 const MODEL = `// A scripted model, written to the provider spec the installed ai asks of a model (LanguageModelV4 in ai 7, V3 in

@@ -4,7 +4,7 @@
 // its injected `adk_request_confirmation` call; the app shows that call's original call as the card, and the answer is
 // a new runAsync whose message is the user's function response `{ confirmed }` to it. The session is all ADK keeps:
 // its getSession is what a resume reads, so it goes through the scenario's `resumeRead` while a request resumes.
-import { bootAgain, type FrameworkRepro } from './script.js';
+import { bootAgain, type FrameworkRepro } from '@approval-conformance/core/kit';
 
 const IMPORTS = `import { BaseLlm, FunctionTool, InMemorySessionService, LlmAgent, Runner } from '@google/adk';`;
 

@@ -2,7 +2,7 @@
 // (the SDK's `Model` interface) and the `transfer` tool behind `needsApproval`. Two app shapes, as the adapter wires
 // them: the docs' stored RunState (`run-state`, `run-state-stream`), and the guide's server-owned approval state
 // (`server-owned-state`), which takes a stored request once before it runs it.
-import type { FrameworkRepro } from './script.js';
+import type { FrameworkRepro } from '@approval-conformance/core/kit';
 
 const IMPORTS = `import { Agent, RunState, Usage, run, setTracingDisabled, tool } from '@openai/agents';
 

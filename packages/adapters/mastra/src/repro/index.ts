@@ -7,7 +7,7 @@
 // (`workflow-suspend`). A resume's read of the suspended run's snapshot goes through the scenario's `resumeRead`. Each
 // process builds its storage, its agent or workflow, and Mastra in `boot()`; a crash's `restart()` boots again, over
 // an empty InMemoryStore or the same LibSQL file.
-import type { FrameworkRepro } from './script.js';
+import type { FrameworkRepro } from '@approval-conformance/core/kit';
 
 /** The stores a crash-restart script is written for: what a new process finds (memory: nothing; libsql: the file). */
 type Store = 'memory' | 'libsql';

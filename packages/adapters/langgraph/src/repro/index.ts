@@ -4,7 +4,7 @@
 // docs' MemorySaver; its getTuple goes through the scenario's `resumeRead` while a request resumes. For
 // overlapping-turns the app also takes a second request (a new message on the same thread, which the model answers
 // with notify) and holds the resume after its read until that request has saved its card (`resumeSave`).
-import { bootAgain, type FrameworkRepro } from './script.js';
+import { bootAgain, type FrameworkRepro } from '@approval-conformance/core/kit';
 
 const IMPORTS = `import { Annotation, Command, END, MemorySaver, START, StateGraph, interrupt } from '@langchain/langgraph';`;
 
