@@ -102,6 +102,7 @@ for tarball in "${tarballs[@]}"; do
     if (!pkg.engines?.node) problems.push("no engines.node");
     if (!Array.isArray(pkg.files)) problems.push("no files");
     if (!pkg.repository?.url || !pkg.repository?.directory) problems.push("no repository (url and directory)");
+    if (JSON.stringify(pkg.exports ?? {}).includes("@approval-conformance/source")) problems.push("its exports keep the source condition (src/ is not in the tarball): publishConfig.exports");
     for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
       for (const [dep, range] of Object.entries(pkg[field] ?? {})) {
         if (/-pin-|\/testkit$/.test(dep)) problems.push(`${field} has ${dep}, which is never published`);
@@ -177,6 +178,74 @@ out=$(node run.mjs) || die "the API example failed: $out"
 grep -q '^39 cells, 18 fail$' <<<"$out" || die "the API example printed: $out"
 grep -q '^read back 39 cells$' <<<"$out" || die "the API example did not read its results back: $out"
 grep -q 'export declare function run(' node_modules/approval-conformance/dist/api.d.ts || die "dist has no typed run()"
+took
+
+# A third party's adapter, as one is made and shipped: init-adapter outside the workspace, its dependencies from the
+# tarballs, built, tested and packed; its tarball installed next to the CLI, which then finds it by its npm name.
+# The toy's documented pattern must fail at-most-once on double-resume and the guarded wiring pass; audit must
+# agree; replay must reproduce; repro must write a script that shows the bug with node.
+step "init-adapter smoke-toy outside the workspace: install from the tarballs, build, test, npm pack, install next to the CLI; run, audit, replay and repro it by name with --adapter (the repro run with node)"
+adapter_name=smoke-toy
+adapter_pkg=approval-conformance-adapter-$adapter_name
+adapter_dir=$work/adapter
+cli init-adapter "$adapter_name" "$adapter_dir" >"$work/init-adapter.log" 2>&1 ||
+  { cat "$work/init-adapter.log" >&2; die "init-adapter failed"; }
+grep -q "^Wrote the $adapter_name adapter into $adapter_dir (" "$work/init-adapter.log" || die "init-adapter printed: $(cat "$work/init-adapter.log")"
+[ -f "$adapter_dir/src/descriptor.ts" ] || die "init-adapter wrote no src/descriptor.ts"
+(
+  cd "$adapter_dir" || exit 1
+  # --no-save: package.json keeps the suite's packages at their version, as they will be on the registry.
+  npm install --no-save --ignore-scripts --no-audit --no-fund --loglevel=error \
+    "$work"/tarballs/approval-conformance-core-[0-9]*.tgz "$work"/tarballs/approval-conformance-guard-[0-9]*.tgz &&
+    npm run build && npm run typecheck && npm test && npm pack --pack-destination "$work" --loglevel=error
+) >"$work/adapter.log" 2>&1 || { tail -40 "$work/adapter.log" >&2; die "the scaffold did not install, build, pass its tests or pack (above; all of it in $work/adapter.log)"; }
+sed 's/\x1b\[[0-9;]*m//g' "$work/adapter.log" | grep -Eq 'Tests +3 passed' || die "the scaffold's tests did not all run: $(grep -E 'Tests' "$work/adapter.log")"
+adapter_tgz=$(ls "$work/$adapter_pkg"-*.tgz) || die "npm pack wrote no $adapter_pkg tarball"
+# What it ships: the built entries, no sources, no tests.
+listing=$(tar tzf "$adapter_tgz")
+for file in package/package.json package/README.md package/dist/index.js package/dist/descriptor.js package/dist/descriptor.d.ts; do
+  grep -qx "$file" <<<"$listing" || die "$(basename "$adapter_tgz") has no ${file#package/}"
+done
+! grep -Eq '^package/src/|\.test\.' <<<"$listing" || die "$(basename "$adapter_tgz") ships sources or tests: $(grep -E '^package/src/|\.test\.' <<<"$listing" | tr '\n' ' ')"
+# Next to the CLI: its core and guard are the CLI's own (one copy of core, the versions equal).
+npm install --ignore-scripts --no-audit --no-fund --loglevel=error "$adapter_tgz" >"$work/adapter-install.log" 2>&1 ||
+  { tail -30 "$work/adapter-install.log" >&2; die "npm install of the adapter's tarball next to the CLI failed"; }
+[ "$(find node_modules -path '*/@approval-conformance/core/package.json' | wc -l)" -eq 1 ] ||
+  die "the adapter brought a core of its own: $(find node_modules -path '*/@approval-conformance/core/package.json' | tr '\n' ' ')"
+
+out=$(cli run --adapter "$adapter_pkg" --framework "$adapter_name" --quiet --fail-on error --json adapter.json) ||
+  die "the run of $adapter_name with --adapter $adapter_pkg failed: $out"
+grep -q "^$adapter_name@0\.1\.0: [0-9]* cells: " <<<"$out" || die "the $adapter_name run printed an unexpected summary: $out"
+node -e '
+  const [name] = process.argv.slice(1);
+  const { cells } = JSON.parse(require("fs").readFileSync("adapter.json", "utf8"));
+  const verdict = (wiring) => cells.find((c) => c.id === `${name}@0.1.0/${wiring}/memory/double-resume/at-most-once`);
+  const bad = verdict("resume"), guarded = verdict("guarded-resume");
+  const problems = [];
+  if (bad?.verdict !== "fail" || !bad.counterexample?.schedule) problems.push(`resume: ${bad?.verdict ?? "no cell"}, not fail with a counterexample`);
+  if (guarded?.verdict !== "pass") problems.push(`guarded-resume: ${guarded?.verdict ?? "no cell"}, not pass`);
+  const errors = cells.filter((c) => c.verdict === "error" || c.verdict === "timeout").map((c) => c.id);
+  if (errors.length) problems.push(`error or timeout cells: ${errors.join(", ")}`);
+  if (problems.length) { console.error(problems.join("\n")); process.exit(1); }
+  console.log(`    ${cells.length} cells; double-resume at-most-once: resume fails (${bad.counterexample.steps} steps), guarded-resume passes`);
+' "$adapter_name" || die "the $adapter_name run's verdicts are not the scaffold's (above)"
+
+out=$(cli audit --adapter "$adapter_pkg" --framework "$adapter_name" --cells 4 --seed 1 --jobs 1 --quiet 2>&1) ||
+  die "audit of $adapter_name failed: $out"
+grep -q '^4 of 4 audited cells agreed' <<<"$out" || die "audit of $adapter_name: $out"
+
+cell="$adapter_name@0.1.0/resume/memory/double-resume/at-most-once"
+out=$(cli replay --adapter "$adapter_pkg" adapter.json --cell "$cell" 2>&1) || die "replay of $cell failed: $out"
+grep -q '^Reproduced' <<<"$out" || die "replay of $cell did not reproduce: $out"
+
+# The scaffold's repro: a standalone script over the toy alone (its ./runtime entry, found in this folder's
+# node_modules where the adapter is installed), which shows the bug: exit 1.
+cli repro --adapter "$adapter_pkg" adapter.json --cell "$cell" --out adapter-repro >"$work/adapter-repro.log" 2>&1 ||
+  { cat "$work/adapter-repro.log" >&2; die "repro of $cell failed"; }
+for file in package.json repro.mjs README.md; do [ -f "adapter-repro/$file" ] || die "repro of $cell wrote no $file"; done
+out=$(cd adapter-repro && node repro.mjs 2>&1)
+status=$?
+[ "$status" -eq 1 ] && grep -q '^BUG: the approval was not kept\.$' <<<"$out" || die "the standalone repro of $cell did not show the bug (exit $status): $out"
 took
 
 printf '\npack-smoke: ok, in %ss\n' "$((SECONDS - started))"

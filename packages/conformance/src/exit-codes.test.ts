@@ -62,6 +62,8 @@ const ROWS: [command: string, code: number, args: () => string[]][] = [
   ['audit', 1, () => ['--framework', 'misdeclared', '--cells', '1', '--quiet']],
   ['audit', 2, () => ['--cells', '0']],
   ['audit', 3, () => ['--framework', 'uninstallable', '--quiet']],
+  ['init-adapter', 0, () => ['acme', at('init-acme')]],
+  ['init-adapter', 2, () => ['Acme', at('init-bad')]],
 ];
 
 describe('exit codes', () => {

@@ -83,3 +83,15 @@ describe('the install commands', () => {
     }
   });
 });
+
+describe('the published manifests', () => {
+  /** `exports` without the workspace's source condition, which points at src/, never in a tarball. */
+  const published = (entry: unknown): unknown =>
+    entry && typeof entry === 'object' ? Object.fromEntries(Object.entries(entry).filter(([k]) => k !== '@approval-conformance/source').map(([k, v]) => [k, published(v)])) : entry;
+
+  it.each(packed)('%s publishes its exports without the source condition (a process run with it, the CLI from a clone, loads an adapter installed from tarballs)', (dir) => {
+    const pkg = manifest(`${dir}/package.json`);
+    expect(JSON.stringify(pkg['exports'])).toContain('@approval-conformance/source');
+    expect(pkg['publishConfig']?.exports).toEqual(published(pkg['exports']));
+  });
+});

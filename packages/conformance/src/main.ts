@@ -2,6 +2,7 @@
 import { auditCommand } from './commands/audit.js';
 import { bisectCommand } from './commands/bisect.js';
 import { diffCommand } from './commands/diff.js';
+import { initAdapterCommand } from './commands/init-adapter.js';
 import { mergeCommand } from './commands/merge.js';
 import { modelCommand } from './commands/model.js';
 import { regressionCommand } from './commands/regression.js';
@@ -16,7 +17,7 @@ import { useCommandAdapters } from './registry.js';
 import { RunFailure } from './run-failure.js';
 import { UsageError } from './usage-error.js';
 
-export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, reproCommand, diffCommand, bisectCommand, mergeCommand, reportCommand, auditCommand];
+export const COMMANDS: readonly Command[] = [runCommand, modelCommand, replayCommand, regressionCommand, reproCommand, diffCommand, bisectCommand, mergeCommand, reportCommand, auditCommand, initAdapterCommand];
 
 /** The command that runs when none is named: the runner, which with no options runs the default matrix. */
 const DEFAULT_COMMAND = runCommand;

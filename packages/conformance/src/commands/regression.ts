@@ -23,7 +23,7 @@ Options:
 Examples:
   approval-conformance regression reports/results.json \\
     --cell ai@5.0.277/cookbook-hitl/memory/double-resume/at-most-once \\
-    --out packages/conformance/src/regressions/langgraph-double-resume.test.ts
+    --out packages/conformance/src/regressions/ai-5.0.277-cookbook-hitl-double-resume.test.ts
 
 ${exitCodesHelp('never')}`;
 
