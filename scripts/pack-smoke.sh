@@ -230,6 +230,12 @@ node -e '
   console.log(`    ${cells.length} cells; double-resume at-most-once: resume fails (${bad.counterexample.steps} steps), guarded-resume passes`);
 ' "$adapter_name" || die "the $adapter_name run's verdicts are not the scaffold's (above)"
 
+# By its folder too, as init-adapter's steps say: with its own copy of core (its node_modules), which works beside the
+# CLI's.
+out=$(cli run --adapter "$adapter_dir" --framework "$adapter_name" --wiring resume --scenario double-resume --quiet) ||
+  die "the run of $adapter_name with --adapter $adapter_dir (its folder) failed: $out"
+grep -q "^$adapter_name@0\.1\.0: 3 cells: 3 fail\.$" <<<"$out" || die "the $adapter_name run by its folder printed: $out"
+
 out=$(cli audit --adapter "$adapter_pkg" --framework "$adapter_name" --cells 4 --seed 1 --jobs 1 --quiet 2>&1) ||
   die "audit of $adapter_name failed: $out"
 grep -q '^4 of 4 audited cells agreed' <<<"$out" || die "audit of $adapter_name: $out"

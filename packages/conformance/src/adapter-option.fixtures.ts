@@ -10,10 +10,10 @@ export const TOY = fileURLToPath(import.meta.url);
 
 const WIRINGS = { unsafe: 'after-snapshot', safe: 'cas-fresh' } as const;
 
-function toy(version: string): Adapter {
+function toy(name: string, version: string): Adapter {
   return {
     ...referenceAdapter,
-    framework: 'toy',
+    framework: name,
     version,
     wirings: Object.entries(WIRINGS).map(([id, wiring]) => ({ id, description: `the reference runtime's ${wiring}` })),
     stores: ['memory'],
@@ -29,5 +29,8 @@ export const descriptor: FrameworkDescriptor = {
   oldest: '0.1.0',
   defaults: () => ['0.1.0'],
   shape: async () => ({ wirings: Object.keys(WIRINGS), stores: ['memory'] }),
-  load: async (version) => ({ adapter: toy(version), packages: {} }),
+  // Named as the descriptor is, so that a copy under another name (the test's) loads as itself.
+  async load(version) {
+    return { adapter: toy(this.name, version), packages: {} };
+  },
 };

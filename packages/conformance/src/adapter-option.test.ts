@@ -87,6 +87,32 @@ describe('--adapter', () => {
     ['a throw at load', async () => adapterPackage('throws', "throw new Error('cannot find the framework');\n"), /threw while it loaded: cannot find the framework\. Fix the error/],
   ];
 
+  it("says what its descriptor's own calls throw as the adapter's (exit 2), not the suite's internal error", async () => {
+    const dir = await adapterPackage('shape-throws', `import { descriptor as d } from ${from};\nexport const descriptor = { ...d, name: 'shape-throws', shape: async () => { throw new Error('dist/adapter.js is missing'); } };\n`);
+    const { code, err } = await cli('run', '--adapter', dir, '--scenario', 'double-resume', '--quiet');
+    expect(code).toBe(2);
+    expect(err).toMatch(/^approval-conformance: --adapter \S+shape-throws: its descriptor's shape\(\) threw: dist\/adapter\.js is missing\. Fix the adapter \(or build it again\)\.\n$/);
+  });
+
+  it('leaves the other frameworks alone: a worker loads only the adapter of its own framework, and help needs none', async () => {
+    const { rm } = await import('node:fs/promises');
+    const dir = await adapterPackage('gone', `import { descriptor as d } from ${from};\nexport const descriptor = { ...d, name: 'gone' };\n`);
+    expect((await cli('run', '--adapter', dir, '--wiring', 'safe', '--scenario', 'double-resume', '--quiet')).code).toBe(0);
+    await rm(dir, { recursive: true });
+    // Loaded in this process, then removed: a built-in framework's workers never load it.
+    const reference = await cli('run', '--framework', 'reference', '--wiring', 'cas-fresh', '--store', 'memory', '--scenario', 'double-resume', '--quiet');
+    expect(reference.code, reference.err).toBe(0);
+    expect(await cli('run', '--help', '--adapter', join(root, 'nowhere'))).toMatchObject({ code: 0 });
+  });
+
+  it("is the API's adapter option: with no framework, the adapter's frameworks", async () => {
+    const { run } = await import('./api.js');
+    const dir = await adapterPackage('api-toy', `import { descriptor as d } from ${from};\nexport const descriptor = { ...d, name: 'api-toy' };\n`);
+    const results = await run({ adapter: dir, scenario: 'double-resume', wiring: 'safe' });
+    expect(new Set(results.cells.map((c) => c.framework))).toEqual(new Set(['api-toy']));
+    await expect(run({ adapter: join(root, 'nowhere') })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/no such file or folder/) });
+  });
+
   it.each(refused)('refuses %s with exit 2 and one line naming the fix', async (_what, make, message) => {
     const spec = await make();
     for (const command of [['run', '--framework', 'reference'], ['audit'], ['diff', 'a.json', 'b.json']]) {

@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { matrixFrameworkNames } from './frameworks.js';
+import { matrixFrameworkNames, useAdapters } from './frameworks.js';
 import { main } from './main.js';
 import { readResults as readResultsFile, type ResultsFile } from './results.js';
 import { UsageError } from './usage-error.js';
@@ -129,7 +129,17 @@ export async function run(options: RunOptions = {}): Promise<ResultsFile> {
   }
   const temporary = options.json === undefined && options.out === undefined ? await mkdtemp(join(tmpdir(), 'approval-conformance-api-')) : undefined;
   const file = temporary ? join(temporary, 'results.json') : resolve(options.json ?? join(options.out!, 'results.json'));
-  const args = runArgs(options);
+  // With adapters and no framework, their frameworks, by name: known here, not from state another run may change.
+  let framework = options.framework;
+  if (framework === undefined && options.adapter !== undefined) {
+    try {
+      framework = await useAdapters(typeof options.adapter === 'string' ? [options.adapter] : options.adapter);
+    } catch (error) {
+      if (error instanceof UsageError) throw new ConformanceError(error.message, EXIT.usage);
+      throw error;
+    }
+  }
+  const args = runArgs({ ...options, ...(framework === undefined ? {} : { framework }) });
   if (options.json !== undefined || temporary) args.push('--json', file);
   // Errors are kept for the rejection; only a run that is not quiet also shows what it writes to stderr.
   let stderr = '';

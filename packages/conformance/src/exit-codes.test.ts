@@ -78,7 +78,7 @@ describe('exit codes', () => {
 
   it('names a version the registry does not list as the mistake it is', async () => {
     expect((await cli('run', '--framework', 'flipping@9.9.9', '--quiet')).err).toBe(
-      'approval-conformance: flipping@9.9.9 is not published (the newest is 1.0.9). Name a published version, a range (flipping@1) or flipping@latest; pinned in the workspace: 1.0.9.\n',
+      'approval-conformance: flipping@9.9.9 is not published (the newest is 1.0.9). Name a published version, a range (flipping@1) or flipping@latest; pinned by its adapter: 1.0.9.\n',
     );
   });
 

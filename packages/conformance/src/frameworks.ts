@@ -3,10 +3,13 @@
 // framework itself: each descriptor says its versions and how one loads.
 import semver from 'semver';
 import { lastOfEachMinor, resolveVersion, SCENARIOS, stable, type Adapter, type LoadedVersion, type ScenarioId } from '@approval-conformance/core';
-import { frameworks, type Framework } from './registry.js';
+import { frameworks, pinnedList, type Framework } from './registry.js';
+
+/** ` Pinned ...: X.` after a sentence, or nothing. */
+const pinnedNote = (fw: Framework) => (pinnedList(fw) ? ` ${pinnedList(fw)}.` : '');
 import { UsageError } from './usage-error.js';
 
-export { BUILT_IN_ADAPTERS, commandAdapters, externalAdapters, frameworks, isExternal, useAdapters, useCommandAdapters, type Framework } from './registry.js';
+export { adapterOf, BUILT_IN_ADAPTERS, commandAdapters, externalAdapters, frameworks, isExternal, useAdapters, useCommandAdapters, type Framework } from './registry.js';
 export { lastOfEachMinor, stable };
 export type Loaded = LoadedVersion;
 
@@ -99,7 +102,11 @@ export async function expandSpecToTargets(spec: FrameworkSpec, log: Log = () => 
 async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Promise<string[]> {
   const { version } = spec;
   if (version === undefined) return fw.defaults(await releases(fw, log));
-  if (version === 'latest') return [stable(await releases(fw, log)).at(-1) ?? fw.pinned[0]!];
+  if (version === 'latest') {
+    const newest = stable(await releases(fw, log)).at(-1) ?? fw.pinned[0];
+    if (newest === undefined) throw new UsageError(`no release of ${spec.name} is published${fw.npm ? ` (${fw.npm})` : ''}, or the registry could not be asked.`);
+    return [newest];
+  }
   if (fw.pinned.includes(version)) return [version];
   if (!fw.npm) {
     throw new UsageError(`${fw.name} is only available at version ${fw.pinned.join(', ')} (it is built in), not '${version}'.`);
@@ -109,8 +116,11 @@ async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Pro
     const listed = await listedReleases(fw, log);
     if (listed && !listed.includes(version)) {
       const newest = stable(listed).at(-1);
+      const major = newest ?? fw.pinned[0];
+      const range = major === undefined ? '' : `a range (${spec.name}@${semver.major(major)}) `;
+      const pinned = pinnedList(fw);
       throw new UsageError(
-        `${fw.npm}@${version} is not published${newest ? ` (the newest is ${newest})` : ''}. Name a published version, a range (${spec.name}@${semver.major(newest ?? fw.pinned[0]!)}) or ${spec.name}@latest; pinned in the workspace: ${fw.pinned.join(', ')}.`,
+        `${fw.npm}@${version} is not published${newest ? ` (the newest is ${newest})` : ''}. Name a published version, ${range}or ${spec.name}@latest${pinned ? `; ${pinned.replace(/^P/, 'p')}` : ''}.`,
       );
     }
     return [version];
@@ -120,12 +130,12 @@ async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Pro
     try {
       await resolveVersion(fw.npm, version, fw.pinned[0]);
     } catch (error) {
-      throw new UsageError(`${(error as Error).message}. Pinned in the workspace: ${fw.pinned.join(', ')}.`);
+      throw new UsageError(`${(error as Error).message}.${pinnedNote(fw)}`);
     }
   }
   const inRange = lastOfEachMinor(stable(await releases(fw, log)).filter((v) => semver.satisfies(v, version)));
   if (inRange.length === 0) {
-    throw new UsageError(`no published ${spec.name} version is in '${version}'. Pinned in the workspace: ${fw.pinned.join(', ')}.`);
+    throw new UsageError(`no published ${spec.name} version is in '${version}'.${pinnedNote(fw)}`);
   }
   return inRange;
 }
@@ -159,7 +169,7 @@ export function defaultScope(
 /** One framework version's adapter: `loadAdapter({ name: 'ai', version: '6.0.326' })`. */
 export async function loadAdapter(spec: FrameworkSpec, log: Log = () => {}): Promise<Adapter> {
   const fw = framework(spec.name);
-  const versions = spec.version === undefined ? [fw.pinned[0]!] : await expandSpec(spec, log);
+  const versions = spec.version === undefined ? (fw.pinned[0] === undefined ? await expandSpec({ ...spec, version: 'latest' }, log) : [fw.pinned[0]]) : await expandSpec(spec, log);
   if (versions.length !== 1) {
     throw new UsageError(`${spec.name}@${spec.version} names ${versions.length} versions (${versions.join(', ')}); give one.`);
   }

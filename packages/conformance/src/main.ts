@@ -75,8 +75,10 @@ export function splitAdapters(argv: readonly string[]): { adapters: string[]; re
 export async function main(commandLine: readonly string[], io: Io): Promise<number> {
   try {
     const { adapters, rest: argv } = splitAdapters(commandLine);
-    await useCommandAdapters(adapters);
     const [first, ...rest] = argv;
+    // Help and the version need no adapter: a broken one does not stand in their way.
+    const helpOnly = first === 'help' || first === '--version' || first === '-v' || argv.some((a) => a === '--help' || a === '-h');
+    await useCommandAdapters(helpOnly ? [] : adapters);
     if (first === '--help' || first === '-h' || first === 'help') {
       // `help CMD` is `CMD --help`.
       const named = first === 'help' && rest[0] !== undefined ? COMMANDS.find((c) => c.name === rest[0]) : undefined;

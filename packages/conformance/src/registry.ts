@@ -62,34 +62,74 @@ function problem(d: unknown): string | undefined {
   return undefined;
 }
 
+/** A framework's pinned versions, for a message (`Pinned in the workspace: 1.7.3, 0.2.74`): none, undefined. */
+export const pinnedList = (fw: Pick<Framework, 'pinned' | 'givenAs'>): string | undefined =>
+  fw.pinned.length === 0 ? undefined : `${fw.givenAs === undefined ? 'Pinned in the workspace' : 'Pinned by its adapter'}: ${fw.pinned.join(', ')}`;
+
 /** An installer's error as the runner says it: bad input is a usage error, a failed install a run failure. */
-function loadProblem(fw: FrameworkDescriptor, version: string, error: unknown): unknown {
+function loadProblem(fw: Framework, version: string, error: unknown): unknown {
   // By name, not class: a third party's adapter may bring its own copy of core.
   const name = (error as Error | undefined)?.name;
   const message = (error as Error | undefined)?.message ?? String(error);
   if (name === 'AdapterInputError') return new UsageError(message);
-  if (name !== 'InstallError') return error;
+  if (name !== 'InstallError') return fw.givenAs === undefined ? error : adapterThrew(fw, 'load', error);
   if (/not a version|not published|older than/.test(message)) {
-    return new UsageError(`${message}. Pinned in the workspace: ${fw.pinned.join(', ')}; other published versions install.`);
+    const pinned = pinnedList(fw);
+    return new UsageError(`${message}.${pinned ? ` ${pinned}; other published versions install.` : ''}`);
   }
   return new RunFailure(`could not install ${fw.name}@${version}: ${message}`);
 }
 
-/** `d` with where it came from, and a load whose errors are the runner's. Its getters and `this` stay its own. */
+/** A third party's descriptor threw: bad input to the suite, said with the adapter and the fix. */
+const adapterThrew = (fw: Framework, what: string, error: unknown) =>
+  new UsageError(`${where(fw.givenAs!)}: its descriptor's ${what} threw: ${(error as Error)?.message ?? String(error)}. Fix the adapter (or build it again).`);
+
+/**
+ * `d` with where it came from, and a load whose errors are the runner's. Its getters and `this` stay its own. A third
+ * party's other calls (`shape`, `defaults`, `listReleases`) are wrapped too: what they throw is the adapter's
+ * problem, said as such, never the suite's "internal error".
+ */
 function registered(d: FrameworkDescriptor, adapter: string | undefined, givenAs?: string): Framework {
   const fw = Object.create(d) as Framework;
+  const guarded = <A extends unknown[], R>(what: string, call: ((...args: A) => R) | undefined) =>
+    call === undefined || givenAs === undefined
+      ? {}
+      : {
+          [what]: {
+            value: (...args: A): R => {
+              let out: R;
+              try {
+                out = call.apply(fw, args);
+              } catch (error) {
+                throw adapterThrew(fw, `${what}()`, error);
+              }
+              return out instanceof Promise ? (out.catch((error: unknown) => Promise.reject(adapterThrew(fw, `${what}()`, error))) as R) : out;
+            },
+          },
+        };
   Object.defineProperties(fw, {
     adapter: { value: adapter, enumerable: true },
     givenAs: { value: givenAs, enumerable: true },
     load: {
       value: async (version: string, log: Log, source?: string): Promise<LoadedVersion> => {
+        let loaded: LoadedVersion;
         try {
-          return await d.load.call(fw, version, log, source);
+          loaded = await d.load.call(fw, version, log, source);
         } catch (error) {
-          throw loadProblem(d, version, error);
+          throw loadProblem(fw, version, error);
         }
+        // Cells are named after the adapter's framework: it must be the name the runner knows it by.
+        if (loaded?.adapter?.framework !== d.name) {
+          throw new UsageError(
+            `${givenAs === undefined ? adapter : where(givenAs)}: its descriptor is named '${d.name}', and the adapter its load gave says framework '${String(loaded?.adapter?.framework)}'. Make them the same.`,
+          );
+        }
+        return loaded;
       },
     },
+    ...guarded('shape', d.shape),
+    ...guarded('defaults', d.defaults),
+    ...guarded('listReleases', d.listReleases),
   });
   return fw;
 }
@@ -109,8 +149,11 @@ for (const pkg of BUILT_IN_ADAPTERS) {
 /** Every framework: the built-in ones in matrix order, then those --adapter added. */
 export const frameworks = (): readonly Framework[] => registry;
 
-/** The `--adapter` values loaded in this process, absolute: a worker process loads the same. */
+/** The `--adapter` values loaded in this process, absolute. */
 export const externalAdapters = (): readonly string[] => [...external.keys()];
+
+/** The adapter a framework came from (absolute), for a worker of its versions to load: none for a built-in. */
+export const adapterOf = (name: string): string | undefined => [...external].find(([, names]) => names.includes(name))?.[0];
 
 /** The frameworks this command's own `--adapter`s describe (a process may have loaded others before: the API). */
 let given: string[] = [];
@@ -125,12 +168,14 @@ export const isExternal = (fw: Framework) => fw.givenAs !== undefined;
  */
 const CONDITIONS = [...(fileURLToPath(import.meta.url).endsWith('.ts') ? ['@approval-conformance/source'] : []), 'import', 'node', 'default'];
 
+/** An `exports` entry's file, as Node resolves it: the first key, in the object's order, of a condition it has. */
 function target(entry: unknown): string | undefined {
   if (typeof entry === 'string') return entry;
   if (Array.isArray(entry)) return entry.map(target).find((t) => t !== undefined);
   if (entry && typeof entry === 'object') {
-    for (const condition of CONDITIONS) {
-      const found = target((entry as Record<string, unknown>)[condition]);
+    for (const [condition, value] of Object.entries(entry)) {
+      if (!CONDITIONS.includes(condition)) continue;
+      const found = target(value);
       if (found !== undefined) return found;
     }
   }
@@ -166,16 +211,18 @@ function installedPackage(name: string): string | undefined {
 
 /** Where `spec` is: a module file, a package folder, or an installed package's folder. */
 function locate(spec: string): { readonly file: string; readonly folder?: string } {
-  const path = resolve(spec);
-  if (existsSync(path)) {
+  const given = resolve(spec);
+  if (existsSync(given)) {
+    // One adapter by any path to it (a symlink, a name installed where a folder points) is one adapter.
+    const path = realpathSync(given);
     if (statSync(path).isFile()) return { file: path };
     if (!existsSync(join(path, 'package.json'))) {
       throw new UsageError(`${where(spec)}: ${path} is a folder with no package.json. Give the adapter package's folder (where its package.json is), its descriptor's module file, or its npm name.`);
     }
     return { file: entryOf(path, spec), folder: path };
   }
-  if (/^[./~]|\.[cm]?[jt]s$/.test(spec) || spec.includes('\\')) {
-    throw new UsageError(`${where(spec)}: no such file or folder (${path}).`);
+  if (/^[./~]/.test(spec) || spec.includes('\\')) {
+    throw new UsageError(`${where(spec)}: no such file or folder (${given}).`);
   }
   const folder = installedPackage(spec);
   if (folder === undefined) {

@@ -16,7 +16,8 @@ import { builtInNames, initAdapterCommand, WRITTEN } from './init-adapter.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEMPLATES = join(PACKAGE_ROOT, 'templates', 'adapter');
-const SUITE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+/** A sibling package's own version (core's, guard's): a release may move one and not the other. */
+const versionOf = (pkg: string) => (JSON.parse(readFileSync(join(PACKAGE_ROOT, '..', pkg, 'package.json'), 'utf8')) as { version: string }).version;
 
 // The scaffold's own tests (double-resume on both wirings, the descriptor), run here on the templates as they stand.
 // Imported by URL, so that this package's typecheck leaves the templates alone (they are checked below, as a package).
@@ -83,7 +84,7 @@ describe('init-adapter NAME DIR', () => {
         './descriptor': { types: './dist/descriptor.d.ts', default: './dist/descriptor.js' },
       },
       scripts: { build: 'tsc', test: 'vitest run' },
-      dependencies: { '@approval-conformance/core': SUITE_VERSION, '@approval-conformance/guard': SUITE_VERSION },
+      dependencies: { '@approval-conformance/core': versionOf('core'), '@approval-conformance/guard': versionOf('guard') },
       devDependencies: { typescript: '5.9.3', vitest: '4.1.12', '@types/node': '^20.19.0' },
     });
     const descriptor = await readFile(join(dir, 'src/descriptor.ts'), 'utf8');

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CONTRACT_VERSION } from '@approval-conformance/core';
 import { parseCommandArgs } from '../args.js';
@@ -130,11 +131,19 @@ export const initAdapterCommand: Command = {
     await checkEmpty(dir, shown);
 
     const suiteVersion = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-    const substitutions = { __NAME__: name, __SUITE_VERSION__: suiteVersion, __CONTRACT_VERSION__: String(CONTRACT_VERSION) };
+    // Core and guard at their own versions, as this CLI has them: a release may move one and not the other.
+    const versions = { core: packageVersion('@approval-conformance/core'), guard: packageVersion('@approval-conformance/guard') };
+    const substitutions = {
+      __NAME__: name,
+      __SUITE_VERSION__: suiteVersion,
+      __CORE_VERSION__: versions.core,
+      __GUARD_VERSION__: versions.guard,
+      __CONTRACT_VERSION__: String(CONTRACT_VERSION),
+    };
     const files = await templateFiles();
     await mkdir(dir, { recursive: true });
     for (const { stored, written } of files) {
-      const text = (await readFile(join(TEMPLATES, stored), 'utf8')).replace(/__(NAME|SUITE_VERSION|CONTRACT_VERSION)__/g, (p) => substitutions[p as keyof typeof substitutions]);
+      const text = (await readFile(join(TEMPLATES, stored), 'utf8')).replace(/__(NAME|SUITE_VERSION|CORE_VERSION|GUARD_VERSION|CONTRACT_VERSION)__/g, (p) => substitutions[p as keyof typeof substitutions]);
       await mkdir(dirname(join(dir, written)), { recursive: true });
       // `wx`: never over a file, should one appear while this runs.
       await writeFile(join(dir, written), text, { flag: 'wx' });
@@ -147,7 +156,7 @@ export const initAdapterCommand: Command = {
       '',
       'Next:',
       `  cd ${quote(shown)}`,
-      ...installSteps(suiteVersion),
+      ...installSteps(versions),
       '  npm run build        # dist/, which the suite loads: build again after each change',
       "  npm test             # the explorer on double-resume: the docs' pattern fails, the guarded wiring passes",
       `  ${cliInDir()} run --adapter ${quote(dir)} --framework ${name}`,
@@ -240,11 +249,12 @@ async function templateFiles(): Promise<{ stored: string; written: string }[]> {
  * How to install the dependencies. Until the suite's packages are on the registry, core and guard come from the
  * tarballs `pnpm release:pack` writes into a clone's dist-tarballs/: that folder's, when this CLI runs from a clone.
  */
-function installSteps(version: string): string[] {
+function installSteps(versions: { readonly core: string; readonly guard: string }): string[] {
   const clone = suiteClone();
   const tarballs = clone === undefined ? '/PATH/TO/approval-conformance/dist-tarballs' : join(clone, 'dist-tarballs');
-  const tgz = (pkg: string) => quote(join(tarballs, `approval-conformance-${pkg}-${version}.tgz`));
-  const packed = clone !== undefined && ['core', 'guard'].every((pkg) => existsSync(join(tarballs, `approval-conformance-${pkg}-${version}.tgz`)));
+  const file = (pkg: 'core' | 'guard') => join(tarballs, `approval-conformance-${pkg}-${versions[pkg]}.tgz`);
+  const tgz = (pkg: 'core' | 'guard') => quote(file(pkg));
+  const packed = clone !== undefined && (['core', 'guard'] as const).every((pkg) => existsSync(file(pkg)));
   const header = "  # the suite's packages are not on the npm registry yet:";
   const make =
     clone === undefined
@@ -253,6 +263,21 @@ function installSteps(version: string): string[] {
         ? [`${header} core and guard from their tarballs`, `  # (from 'pnpm release:pack' in ${quote(clone)}: run it again after changing the suite)`]
         : [`${header} make their tarballs, and install core and guard`, `  (cd ${quote(clone)} && pnpm release:pack)`];
   return [...make, `  npm install --no-save ${tgz('core')} \\`, `    ${tgz('guard')}`];
+}
+
+/** The version of a package this CLI loads: from the package.json above its main entry. */
+function packageVersion(name: string): string {
+  let dir = dirname(createRequire(import.meta.url).resolve(name));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+      if (pkg.name === name) return pkg.version;
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json of ${name} above its entry`);
+    dir = up;
+  }
 }
 
 /** A path as a shell word: as it is when it needs no quotes. */

@@ -2,6 +2,7 @@
 // property still fails the same way. Commit it next to the suite's other regressions.
 import { writeFile } from 'node:fs/promises';
 import { parseCommandArgs, resultsFileArg } from '../args.js';
+import { frameworks, isExternal } from '../registry.js';
 import { UsageError } from '../usage-error.js';
 import { cellWithCounterexample, type ResultCell } from '../results.js';
 import { exitCodesHelp, EXIT } from '../exit-codes.js';
@@ -82,6 +83,12 @@ export const regressionCommand: Command = {
     const cell = await cellWithCounterexample(file, values.cell);
     if (cell.version.endsWith('+local')) {
       throw new UsageError(`${cell.id} ran on a local build; a committed regression test needs a published version.`);
+    }
+    // The test is for the suite's own regressions folder, where only the built-in frameworks load by name.
+    if (frameworks().some((f) => f.name === cell.framework && isExternal(f))) {
+      throw new UsageError(
+        `${cell.framework} comes from --adapter, and a regression test loads the suite's own frameworks only. In the adapter's own tests, replay the schedule (${JSON.stringify(cell.counterexample!.schedule)}) as its src/adapter.test.ts explores (replaySchedule from @approval-conformance/core/explorer); here, 'replay --adapter ... --cell ${cell.id}' replays it.`,
+      );
     }
     const test = regressionTest(cell, file.split('/').pop() ?? file);
     if (values.out === undefined) {

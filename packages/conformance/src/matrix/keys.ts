@@ -23,7 +23,10 @@ const sha = (text: string | Buffer) => createHash('sha256').update(text).digest(
 /** Files that never change what a unit does: tests, their fixtures, type declarations, source maps. */
 const IGNORED = /(\.test\.[cm]?[jt]s|\.fixtures\.[cm]?[jt]s|\.d\.[cm]?ts|\.map|\.tsbuildinfo)$/;
 
-/** Every file under `dir` but the ignored ones and the `skip` folders (relative to `dir`), each with its contents. */
+/**
+ * Every file under `dir` but the ignored ones, `node_modules`, dot-folders and the `skip` folders (relative to `dir`),
+ * each with its contents.
+ */
 export function digestFolder(dir: string, skip: readonly string[] = []): string {
   const hash = createHash('sha256');
   const walk = (at: string) => {
@@ -31,7 +34,8 @@ export function digestFolder(dir: string, skip: readonly string[] = []): string 
       const path = join(at, entry.name);
       const rel = relative(dir, path).split(sep).join('/');
       if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && !skip.includes(rel)) walk(path);
+        // Never installed packages, nor a folder of a tool's own (.git, .turbo): code is what a key is of.
+        if (entry.name !== 'node_modules' && !entry.name.startsWith('.') && !skip.includes(rel)) walk(path);
       } else if (entry.isFile() && !IGNORED.test(entry.name)) {
         hash.update(`${rel}\0${sha(readFileSync(path))}\n`);
       }
@@ -125,10 +129,16 @@ export function lockDigest(text: string): string {
  * What a framework version loads, as a digest: `builtin`, `workspace`, `npm:<digest of what its install holds>`
  * (`lockDigest`); or undefined when it is a local build or not installed here (nothing to compare: its units run).
  */
-export function treeOf(framework: { name: string; pinned: readonly string[] }, version: string, source: string | undefined): string | undefined {
+export function treeOf(
+  framework: { readonly name: string; readonly pinned: readonly string[]; readonly npm?: string | undefined; readonly givenAs?: string | undefined },
+  version: string,
+  source: string | undefined,
+): string | undefined {
   if (source !== undefined) return undefined;
-  if (framework.name === 'reference') return 'builtin';
-  if (fromSource() && framework.pinned.includes(version)) return 'workspace';
+  // No npm package: the runtime is the adapter's own (the reference runtime, a toy), whose code is the adapter part.
+  if (framework.npm === undefined) return 'builtin';
+  // Pinned in a clone's workspace, which the lockfile covers: a built-in framework's pins, never a third party's.
+  if (fromSource() && framework.givenAs === undefined && framework.pinned.includes(version)) return 'workspace';
   const lock = join(cacheRoot(), `${framework.name}@${version}`, 'package-lock.json');
   if (!existsSync(lock) || !statSync(lock).isFile()) return undefined;
   try {
@@ -168,7 +178,7 @@ export function unitDigest(parts: KeyParts, unit: Pick<Unit, 'wiring' | 'store' 
 
 /** A version's key parts, or why it has none: its units then always run, and keep no checkpoint. */
 export function keyParts(
-  fw: { readonly name: string; readonly pinned: readonly string[]; readonly adapter?: string | undefined },
+  fw: { readonly name: string; readonly pinned: readonly string[]; readonly npm?: string | undefined; readonly givenAs?: string | undefined; readonly adapter?: string | undefined },
   target: { readonly version: string; readonly source?: string | undefined },
   adapterDigests: Map<string, string>,
 ): KeyParts | string {

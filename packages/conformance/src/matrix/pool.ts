@@ -12,7 +12,7 @@ import { UsageError } from '../usage-error.js';
 import { checkpointFile } from './checkpoints.js';
 import { dropLeftoverSchemas, newWorkerTag, workerTmp } from './leftovers.js';
 import { lostReason, STDERR_KEPT } from './lost.js';
-import { externalAdapters } from '../registry.js';
+import { adapterOf } from '../registry.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
 export interface Target {
@@ -108,7 +108,8 @@ const taskFor = (target: Target, pool: Omit<PoolOptions, 'done'>, skip: readonly
   strictFilters: pool.strictFilters,
   ...(planOnly ? { planOnly } : {}),
   ...(pool.checkpoints && !planOnly ? { checkpoints: pool.checkpoints } : {}),
-  ...(externalAdapters().length > 0 ? { adapters: [...externalAdapters()] } : {}),
+  // A third party's framework: its adapter, which the worker loads too (only that one: no other can break it).
+  ...(adapterOf(target.framework) !== undefined ? { adapters: [adapterOf(target.framework)!] } : {}),
 });
 
 /** How a worker ended: it finished the version, could not load it, or was lost in (or between) units. */

@@ -25,7 +25,7 @@ export interface WorkerTask {
   readonly planOnly?: boolean;
   /** Where to save each exhaustive unit's checkpoints (checkpoints.ts), and whether to go on from those there. */
   readonly checkpoints?: { readonly dir: string; readonly resume: boolean };
-  /** The third parties' adapters the runner loaded (`--adapter`, as absolute paths): the worker loads them too. */
+  /** A third party's framework: the adapter it came from (`--adapter`, as an absolute path), which the worker loads. */
   readonly adapters?: readonly string[];
 }
 
