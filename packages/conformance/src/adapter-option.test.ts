@@ -59,6 +59,15 @@ describe('--adapter', () => {
     expect(repro.err).toMatch(/no standalone app is written for toy's unsafe wiring/);
     const report = await cli('report', '--adapter', dir, json, '--out', join(root, 'report'));
     expect(report.code, report.err).toBe(0);
+    // The results record where the adapter is; a command that reads them without it says which to give.
+    const { readFile, realpath } = await import('node:fs/promises');
+    const results = JSON.parse(await readFile(json, 'utf8')) as { targets: { framework: string; adapter?: string }[] };
+    expect(results.targets.find((t) => t.framework === 'toy')?.adapter).toBe(await realpath(dir));
+    const { needsAdapter } = await import('./frameworks.js');
+    expect(() => needsAdapter('elsewhere', [{ framework: 'elsewhere', adapter: 'elsewhere-adapter' }])).toThrow(
+      /elsewhere comes from a third party's adapter, which these results record as elsewhere-adapter: give it again with --adapter elsewhere-adapter\./,
+    );
+    expect(() => needsAdapter('toy', results.targets)).not.toThrow();
     // A framework no adapter here describes: the error says how one plugs in.
     expect(await cli('run', '--framework', 'not-here')).toMatchObject({ code: 2, err: expect.stringMatching(/unknown framework 'not-here'\. A framework the suite does not cover plugs in with --adapter/) });
   });

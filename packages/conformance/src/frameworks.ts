@@ -177,14 +177,27 @@ export async function loadAdapter(spec: FrameworkSpec, log: Log = () => {}): Pro
 }
 
 /**
+ * A results file's framework that came from a third party's adapter, not loaded here: a usage error that says which
+ * `--adapter` its results recorded, rather than "unknown framework".
+ */
+export function needsAdapter(name: string, targets: readonly { readonly framework: string; readonly adapter?: string }[]): void {
+  if (frameworks().some((f) => f.name === name)) return;
+  const adapter = targets.find((t) => t.framework === name && t.adapter !== undefined)?.adapter;
+  if (adapter !== undefined) {
+    throw new UsageError(`${name} comes from a third party's adapter, which these results record as ${adapter}: give it again with --adapter ${adapter}.`);
+  }
+}
+
+/**
  * The adapter a results cell ran on. A local build's cell (`6.0.327+local`) loads from the path its results recorded
  * in the target's spec (`ai@file:PATH`), so it replays as long as the build is still there.
  */
 export async function loadCellAdapter(
   cell: { readonly framework: string; readonly version: string },
-  targets: readonly { readonly framework: string; readonly version: string; readonly spec: string; readonly source?: string }[] = [],
+  targets: readonly { readonly framework: string; readonly version: string; readonly spec: string; readonly source?: string; readonly adapter?: string }[] = [],
   log: Log = () => {},
 ): Promise<Adapter> {
+  needsAdapter(cell.framework, targets);
   if (!cell.version.endsWith('+local')) return loadAdapter({ name: cell.framework, version: cell.version }, log);
   const fw = framework(cell.framework);
   const source = targets.find((t) => t.framework === cell.framework && t.version === cell.version)?.source;

@@ -27,6 +27,11 @@ export interface Framework extends FrameworkDescriptor {
   readonly adapter?: string;
   /** How `--adapter` named it (a folder, a file, a package name), for a third party's. */
   readonly givenAs?: string;
+  /**
+   * Where a third party's adapter is, as results record it for the commands that read them (`replay` needs it
+   * again): its npm name when it was found by name, else its absolute folder or file.
+   */
+  readonly origin?: string;
 }
 
 const where = (spec: string) => `--adapter ${spec}`;
@@ -89,7 +94,7 @@ const adapterThrew = (fw: Framework, what: string, error: unknown) =>
  * party's other calls (`shape`, `defaults`, `listReleases`) are wrapped too: what they throw is the adapter's
  * problem, said as such, never the suite's "internal error".
  */
-function registered(d: FrameworkDescriptor, adapter: string | undefined, givenAs?: string): Framework {
+function registered(d: FrameworkDescriptor, adapter: string | undefined, givenAs?: string, origin?: string): Framework {
   const fw = Object.create(d) as Framework;
   const guarded = <A extends unknown[], R>(what: string, call: ((...args: A) => R) | undefined) =>
     call === undefined || givenAs === undefined
@@ -110,6 +115,7 @@ function registered(d: FrameworkDescriptor, adapter: string | undefined, givenAs
   Object.defineProperties(fw, {
     adapter: { value: adapter, enumerable: true },
     givenAs: { value: givenAs, enumerable: true },
+    origin: { value: origin, enumerable: true },
     load: {
       value: async (version: string, log: Log, source?: string): Promise<LoadedVersion> => {
         let loaded: LoadedVersion;
@@ -210,7 +216,7 @@ function installedPackage(name: string): string | undefined {
 }
 
 /** Where `spec` is: a module file, a package folder, or an installed package's folder. */
-function locate(spec: string): { readonly file: string; readonly folder?: string } {
+function locate(spec: string): { readonly file: string; readonly folder?: string; readonly byName?: true } {
   const given = resolve(spec);
   if (existsSync(given)) {
     // One adapter by any path to it (a symlink, a name installed where a folder points) is one adapter.
@@ -230,7 +236,7 @@ function locate(spec: string): { readonly file: string; readonly folder?: string
       `${where(spec)}: no package '${spec}' is installed next to approval-conformance or in ./node_modules, and there is no such folder here. Install it where approval-conformance is installed (npm install ${spec}), or give its folder.`,
     );
   }
-  return { file: entryOf(folder, spec), folder };
+  return { file: entryOf(folder, spec), folder, byName: true };
 }
 
 /**
@@ -240,7 +246,7 @@ function locate(spec: string): { readonly file: string; readonly folder?: string
 export async function useAdapters(specs: readonly string[]): Promise<string[]> {
   const names: string[] = [];
   for (const spec of specs) {
-    const { file, folder } = locate(spec);
+    const { file, folder, byName } = locate(spec);
     const key = folder ?? file;
     const before = external.get(key);
     if (before) {
@@ -271,7 +277,7 @@ export async function useAdapters(specs: readonly string[]): Promise<string[]> {
           `${where(spec)}: its framework is named '${d.name}', ${clash.givenAs === undefined ? 'as a built-in framework is' : `as the one ${where(clash.givenAs)} gave is`}. Give it a name of its own.`,
         );
       }
-      added.push(registered(d, folder, spec));
+      added.push(registered(d, folder, spec, byName ? spec : (folder ?? file)));
     }
     registry.push(...added);
     external.set(key, added.map((f) => f.name));

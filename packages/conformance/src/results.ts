@@ -43,6 +43,8 @@ export interface ResultTarget {
   readonly nodeEngines?: Readonly<Record<string, string>>;
   /** A local build's folder, absolute (`NAME@file:PATH`): where its cells replay from. */
   readonly source?: string;
+  /** A third party's framework: its adapter (`--adapter`), by npm name or absolute path, which replaying needs again. */
+  readonly adapter?: string;
   /** How many units the version has under the run's options (with the finished cells, how many are left). */
   readonly units?: number;
   /** The version's wirings: what each is, and which the docs show first (results before 2026-12 lack them). */

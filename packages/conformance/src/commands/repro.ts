@@ -10,6 +10,7 @@ import { parseCommandArgs, resultsFileArg } from '../args.js';
 import { EXIT, exitCodesHelp } from '../exit-codes.js';
 import { cellOf, readResults, type ResultCell, type ResultTarget } from '../results.js';
 import { frameworkRepros, reproFor, type ReproFiles } from '../repro/index.js';
+import { needsAdapter } from '../frameworks.js';
 import { UsageError } from '../usage-error.js';
 import type { Command } from './command.js';
 
@@ -112,6 +113,8 @@ export const reproCommand: Command = {
     const file = resultsFileArg('repro', positionals);
     const results = await readResults(file);
     const cell = cellOf(results, file, values.cell);
+    // Its app comes from its adapter: one recorded but not given is said, not taken for "no app written".
+    needsAdapter(cell.framework, results.targets ?? []);
     const local = cell.version.endsWith('+local') ? localSource(cell, results.targets ?? []) : undefined;
     const found = reproFor(cell, frameworkRepros(), results.cells);
     const plan = local && found.kind === 'repro' ? { ...found, files: againstLocalBuild(found.files, cell, local) } : found;

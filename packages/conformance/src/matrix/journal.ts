@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { arch, availableParallelism, platform, release } from 'node:os';
 import semver from 'semver';
-import { frameworkNames } from '../frameworks.js';
+import { frameworkNames, frameworks } from '../frameworks.js';
 import { contentsChecked, readResults, writeResults, type Environment, type ResultCell, type ResultTarget, type RunOptions, type ShardInfo } from '../results.js';
 import { UsageError } from '../usage-error.js';
 import { unitKey } from './protocol.js';
@@ -238,8 +238,11 @@ export class Journal {
     return this.#updated;
   }
 
-  target(target: ResultTarget): void {
+  target(given: ResultTarget): void {
     if (this.#stopped) return;
+    // A third party's framework says where its adapter is, for the commands that read the results.
+    const origin = frameworks().find((f) => f.name === given.framework)?.origin;
+    const target = origin === undefined || given.adapter !== undefined ? given : { ...given, adapter: origin };
     if (JSON.stringify(this.#targets.get(targetKey(target))) === JSON.stringify(target)) return;
     this.#targets.set(targetKey(target), target);
     this.#changed = true;
