@@ -103,3 +103,11 @@ describe('the command line', () => {
     expect(err).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('the top-level help', () => {
+  it('lists every command with its summary apart from its name, however long the name', async () => {
+    const { code, out } = await run('--help');
+    expect(code).toBe(0);
+    for (const command of COMMANDS) expect(out).toMatch(new RegExp(`^  ${command.name} {2,}${command.summary.slice(0, 20).replace(/[()]/g, '\\$&')}`, 'm'));
+  });
+});

@@ -29,7 +29,7 @@ button: an approved action runs at most once, exactly as approved, and is
 recorded and disclosed truthfully, under every interleaving.
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(12)}${c.summary}`).join('\n')}
+${COMMANDS.map((c) => `  ${c.name.padEnd(Math.max(...COMMANDS.map((d) => d.name.length)) + 2)}${c.summary}`).join('\n')}
 
 With no command, runs '${DEFAULT_COMMAND.name}': with no options, the published default matrix, into reports/.
 
@@ -37,6 +37,7 @@ Every command takes --adapter PACKAGE_OR_PATH (repeatable): a third party's
 adapter package (its npm name, installed next to this CLI, or its folder),
 whose frameworks it then knows like the built-in ones. See
 packages/core/ADAPTERS.md, "Describing a framework".
+
 Run 'approval-conformance help <command>' (or '<command> --help') for a command's options.
 
 ${exitCodesHelp('run --fail-on, diff --exit-code or --fail-on, a replay that differed', 'a version would not install or import, error or timeout\n     cells with run --fail-on error, bisect at a version it cannot judge')}`;
