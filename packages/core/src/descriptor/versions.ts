@@ -8,18 +8,23 @@ import type { LoadedVersion } from './descriptor.js';
 
 /**
  * Where `name`'s package.json is for `require`: through its exports when they list it, else in the node_modules
- * folders `require` would search (@openai/agents exports no ./package.json, so resolving it throws).
+ * folders `require` would search (@openai/agents exports no ./package.json, so resolving it throws). A file the
+ * exports give that is not the package's own manifest (@modelcontextprotocol/sdk maps `./*` into dist/cjs/, which
+ * holds a package.json of its own) is not taken: the search finds the real one.
  */
 export function packageJson(require: NodeRequire, name: string): string {
+  let failure: unknown;
   try {
-    return require.resolve(`${name}/package.json`);
+    const file = require.resolve(`${name}/package.json`);
+    if ((JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name === name) return file;
   } catch (error) {
-    for (const dir of require.resolve.paths(name) ?? []) {
-      const file = join(dir, name, 'package.json');
-      if (existsSync(file)) return file;
-    }
-    throw error;
+    failure = error;
   }
+  for (const dir of require.resolve.paths(name) ?? []) {
+    const file = join(dir, name, 'package.json');
+    if (existsSync(file)) return file;
+  }
+  throw failure ?? new Error(`no package.json of ${name} from ${require.resolve.paths(name)?.[0] ?? 'here'}`);
 }
 
 /**

@@ -1,0 +1,53 @@
+// Both SDK lines under the explorer, on the scenarios modelled so far, each cell explored to its end. Legacy push
+// elicitation keeps one pending request per confirmation and takes it with the answer in one tick, so two answers
+// run the tool once. Multi-round tool results keep nothing on the server: the confirmation travels in the request, and
+// any request that carries it runs the tool, the codec's signed state or not.
+import { describe, expect, it } from 'vitest';
+import { SCENARIOS, type ScenarioId } from '@approval-conformance/core';
+import { exploreCell } from '@approval-conformance/core/explorer';
+import { descriptor } from './descriptor.js';
+import { mcpAdapter } from './adapter.js';
+import { pinnedLib } from './lib.js';
+
+const [legacy, mrtr] = await Promise.all([pinnedLib('1'), pinnedLib('2')]);
+
+async function verdicts(lib: typeof legacy, wiring: string, scenario: ScenarioId) {
+  const cell = await exploreCell({ adapter: mcpAdapter(lib), wiring, store: 'memory', scenario: SCENARIOS.get(scenario)! });
+  expect(cell.exhausted, 'every schedule in the bound was explored').toBe(true);
+  return Object.fromEntries(cell.verdicts.map((v) => [v.property, v.counterexample ? `${v.verdict} (${v.counterexample.steps} steps)` : v.verdict]));
+}
+
+describe(`legacy push elicitation (@modelcontextprotocol/sdk ${legacy.version})`, () => {
+  it('runs the tool once for two answers to one confirmation: the second finds no pending request', async () => {
+    expect(await verdicts(legacy, 'elicit-input', 'double-resume')).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'pass', 'fresh-view': 'pass' });
+  });
+  it('drops an answer replayed after the call completed', async () => {
+    expect(await verdicts(legacy, 'elicit-input', 'replay')).toEqual({ 'at-most-once': 'pass', binding: 'pass', integrity: 'pass' });
+  });
+  it('binds nothing of the world to the confirmation, and sends the backend no idempotency key', async () => {
+    expect(await verdicts(legacy, 'elicit-input', 'world-drift')).toEqual({ binding: 'fail (2 steps)' });
+    expect(await verdicts(legacy, 'elicit-input', 'tool-retry')).toEqual({ 'exactly-once-delivery': 'fail (3 steps)' });
+  });
+});
+
+describe(`multi-round tool results (@modelcontextprotocol/server ${mrtr.version})`, () => {
+  for (const wiring of ['input-required', 'input-required-codec']) {
+    it(`${wiring}: runs the tool for every request that carries the accepted confirmation`, async () => {
+      expect(await verdicts(mrtr, wiring, 'double-resume')).toEqual({ 'at-most-once': 'fail (4 steps)', 'no-resurrection': 'fail (2 steps)', 'fresh-view': 'pass' });
+      expect(await verdicts(mrtr, wiring, 'replay')).toMatchObject({ 'at-most-once': 'fail (5 steps)' });
+    });
+  }
+});
+
+describe('the descriptor', () => {
+  it('names both lines, loads each pinned version, and picks the newest of each line', async () => {
+    expect(await descriptor.shape()).toEqual({ wirings: ['elicit-input', 'input-required', 'input-required-codec'], stores: ['memory'] });
+    expect(descriptor.defaults(['1.12.3', '1.13.0', '1.32.2', '2.0.0', '2.4.0', '2.5.0-beta.1'])).toEqual(['1.32.2', '2.4.0']);
+    const loaded = await descriptor.load('1.32.2', () => {});
+    expect(loaded.adapter.wirings.map((w) => w.id)).toEqual(['elicit-input']);
+    expect(loaded.packages['@modelcontextprotocol/sdk']).toBe('1.32.2');
+  });
+  it('says which scenarios are not modelled yet, never a pass', () => {
+    expect(mcpAdapter(mrtr).applicability('crash-restart', 'input-required', 'memory')).toEqual({ applicable: false, reason: 'not modelled yet for MCP (issue 55): crash-restart' });
+  });
+});

@@ -1,0 +1,146 @@
+// A world over SDK 1.x: legacy push elicitation, as the SDK's elicitationFormExample writes it. The server's tool
+// handler awaits `server.server.elicitInput(...)` and acts on `accept`; the host's client shows the card in its
+// elicitation handler; the human's answer is the JSON-RPC response to `elicitation/create`, which a resume sends (a
+// click, a retry, a duplicate). Server and client are the SDK's own, in one process over its InMemoryTransport, with
+// each end's `send` gated: every JSON-RPC message crosses a gate.
+//
+// The approval's record is the server's pending request: the entry its Protocol keeps for `elicitation/create`
+// (`_responseHandlers`, by request id) until a response takes it. A request made puts it there (unspent); a response
+// looks it up and deletes it in the same tick (a read, then spent), and one for an id it does not hold is dropped
+// ("unknown message ID"). The map is wrapped as a store would be, to report those reads and writes.
+import type { Access, World, WorldEnv } from '@approval-conformance/core/contract';
+import { actionOfCall, toolInput } from '@approval-conformance/core/kit';
+import type { LegacyLib } from './lib.js';
+import { turns } from './turns.js';
+
+const SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', title: 'Go ahead?' } }, required: ['confirm'] };
+
+export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
+  const { McpServer } = lib.mcp;
+  const { Client } = lib.client;
+  const { InMemoryTransport } = lib.memory;
+  const { ElicitRequestSchema } = lib.types;
+  const z = lib.zod['z'] ?? lib.zod;
+
+  const server = new McpServer({ name: 'bank', version: '1' }, { capabilities: { tools: {} } });
+  const client = new Client({ name: 'host', version: '1' }, { capabilities: { elicitation: {} } });
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+
+  // The record, by approval: the pending request's state, its version, and which turn's response took it.
+  const requestApproval = new Map<number, string>();
+  const states = new Map<string, 'unspent' | 'spent'>();
+  const takenBy = new Map<string, string>();
+  const requestOf = new Map<string, number | string>();
+  let version = 0;
+  let started = false;
+  const key = (approvalId: string, mode: Access['mode']): Access => ({ key: `record:${approvalId}`, mode });
+
+  class PendingRequests extends Map<number, unknown> {
+    override set(id: number, handler: unknown): this {
+      const now = turns.getStore();
+      if (started && now) {
+        requestApproval.set(id, now.approvalId);
+        states.set(now.approvalId, 'unspent');
+        env.accessed(key(now.approvalId, 'write'), `pending.set(${id})`);
+        env.history.emit({ kind: 'record-write', actor: now.turn, approvalId: now.approvalId, version: ++version, from: 'absent', state: 'unspent' });
+      }
+      return super.set(id, handler);
+    }
+    override get(id: number): unknown {
+      const approvalId = requestApproval.get(id);
+      const now = turns.getStore();
+      if (approvalId !== undefined && now) {
+        env.accessed(key(approvalId, 'read'), `pending.get(${id})`);
+        env.history.emit({ kind: 'record-read', actor: now.turn, approvalId, version, state: super.has(id) ? 'unspent' : (states.get(approvalId) ?? 'absent') });
+      }
+      return super.get(id);
+    }
+    override delete(id: number): boolean {
+      const approvalId = requestApproval.get(id);
+      const now = turns.getStore();
+      const had = super.delete(id);
+      if (approvalId !== undefined && now && had) {
+        states.set(approvalId, 'spent');
+        takenBy.set(approvalId, now.turn);
+        env.accessed(key(approvalId, 'write'), `pending.delete(${id})`);
+        env.history.emit({ kind: 'record-write', actor: now.turn, approvalId, version: ++version, from: 'unspent', state: 'spent' });
+      }
+      return had;
+    }
+  }
+  (server.server as { _responseHandlers: Map<number, unknown> })._responseHandlers = new PendingRequests();
+
+  // Every message crosses a gate. The client's reach the server in the same tick (a call makes the pending request;
+  // a response takes it): their gates declare the approval's record.
+  for (const [side, end] of [['client', clientEnd], ['server', serverEnd]] as const) {
+    const send = end.send.bind(end);
+    end.send = async (message: { method?: string; id?: number | string; result?: unknown }, options?: unknown) => {
+      const now = turns.getStore();
+      if (started && now) {
+        const what = message.method ?? (message.result !== undefined ? 'result' : 'error');
+        await env.gate(now.turn, `${side}.send(${what}#${message.id ?? '-'})`, side === 'client' ? { access: [key(now.approvalId, 'write')] } : {});
+      }
+      return send(message, options);
+    };
+  }
+
+  for (const name of ['transfer', 'notify']) {
+    server.registerTool(name, { inputSchema: { targets: z.array(z.string()), params: z.record(z.string(), z.unknown()) } }, async (args: unknown) => {
+      const asked = turns.getStore()!;
+      const result = await server.server.elicitInput({ message: `${name}?`, requestedSchema: SCHEMA });
+      if (result.action !== 'accept' || result.content?.confirm !== true) return { content: [{ type: 'text', text: 'declined' }] };
+      // The tool's code after elicitInput runs on the answer: the turn whose response took the approval.
+      const turn = takenBy.get(asked.approvalId) ?? asked.turn;
+      await env.backend.call(turn, { approvalId: asked.approvalId, dispatch: `${turn}/${asked.approvalId}`, action: actionOfCall(name, args) });
+      return { content: [{ type: 'text', text: 'done' }] };
+    });
+  }
+
+  // The host's elicitation handler shows the card; the answer goes back in the host's own response (resume).
+  const shown = new Map<string, () => void>();
+  client.setRequestHandler(ElicitRequestSchema, (_request: unknown, extra: { requestId: number | string }) => {
+    const now = turns.getStore()!;
+    requestOf.set(now.approvalId, extra.requestId);
+    shown.get(now.approvalId)?.();
+    return new Promise(() => {});
+  });
+  const connected = Promise.all([server.connect(serverEnd), client.connect(clientEnd)]).then(() => {
+    started = true;
+  });
+  let proposals = 0;
+
+  return {
+    async propose(turn, request) {
+      await connected;
+      const action = await env.model.decide(turn, 'propose', request.alternatives);
+      const approvalId = `a${++proposals}`;
+      env.history.emit({ kind: 'proposed', actor: turn, approvalId, action, world: env.backend.world });
+      const card = new Promise<void>((resolve) => shown.set(approvalId, resolve));
+      // The host's tool call stays open until the answer; its 60 s timeout is the late-answer scenario's, not this one's.
+      void turns.run({ turn, approvalId }, () => client.callTool({ name: action.operation, arguments: toolInput(action) }, undefined, { timeout: 2 ** 31 - 1 })).catch(() => {});
+      await card;
+      await env.connections.deliverCard(turn, approvalId, action);
+      return { approvalId, action };
+    },
+
+    async resume(turn, { approvalId, approved }) {
+      const id = requestOf.get(approvalId);
+      if (id === undefined) return;
+      const result = approved ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+      await turns.run({ turn, approvalId }, () => clientEnd.send({ jsonrpc: '2.0', id, result }));
+    },
+
+    async inspect(approvalId) {
+      return { state: states.get(approvalId) ?? 'absent', version };
+    },
+
+    async contents() {
+      return Object.fromEntries([...states].map(([approvalId, state]) => [`record:${approvalId}`, state]));
+    },
+
+    async close() {
+      await client.close().catch(() => {});
+      await server.close().catch(() => {});
+    },
+  };
+}
