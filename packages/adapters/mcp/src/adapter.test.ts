@@ -28,6 +28,9 @@ describe(`legacy push elicitation (@modelcontextprotocol/sdk ${legacy.version})`
     expect(await verdicts(legacy, 'elicit-input', 'world-drift')).toEqual({ binding: 'fail (2 steps)' });
     expect(await verdicts(legacy, 'elicit-input', 'tool-retry')).toEqual({ 'exactly-once-delivery': 'fail (3 steps)' });
   });
+  it('acts on a forged accept: the host relays the answer, and a forged one comes the same way', async () => {
+    expect(await verdicts(legacy, 'elicit-input', 'tamper')).toEqual({ integrity: 'fail (3 steps)' });
+  });
 });
 
 describe(`multi-round tool results (@modelcontextprotocol/server ${mrtr.version})`, () => {
@@ -35,6 +38,9 @@ describe(`multi-round tool results (@modelcontextprotocol/server ${mrtr.version}
     it(`${wiring}: runs the tool for every request that carries the accepted confirmation`, async () => {
       expect(await verdicts(mrtr, wiring, 'double-resume')).toEqual({ 'at-most-once': 'fail (4 steps)', 'no-resurrection': 'fail (2 steps)', 'fresh-view': 'pass' });
       expect(await verdicts(mrtr, wiring, 'replay')).toMatchObject({ 'at-most-once': 'fail (5 steps)' });
+    });
+    it(`${wiring}: runs the call the host sends with the accepted confirmation, edited or not`, async () => {
+      expect(await verdicts(mrtr, wiring, 'tamper')).toEqual({ integrity: 'fail (3 steps)' });
     });
   }
 });

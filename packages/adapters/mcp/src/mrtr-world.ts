@@ -50,7 +50,8 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean): World {
   let started = false;
   const fetch = async (url: string | URL, init?: RequestInit) => {
     const now = turns.getStore();
-    if (started && now) await env.gate(now.turn, `http ${init?.method ?? 'GET'} (${now.approvalId})`, { access: [{ key: record(now.approvalId), mode: 'read' }] });
+    // The first round's answer writes the approval (the card the host is given); a round that answers it reads it.
+    if (started && now) await env.gate(now.turn, `http ${init?.method ?? 'GET'} (${now.approvalId})`, { access: [{ key: record(now.approvalId), mode: now.writes ? 'write' : 'read' }] });
     return handler.fetch(new Request(url, init));
   };
   const client = new Client(
@@ -60,8 +61,8 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean): World {
   const connected = client.connect(new StreamableHTTPClientTransport(new URL('http://bank.invalid/mcp'), { fetch })).then(() => {
     started = true;
   });
-  const call = (turn: string, approvalId: string, params: Record<string, unknown>) =>
-    turns.run({ turn, approvalId }, () => client.request({ method: 'tools/call', params }, { allowInputRequired: true }) as Promise<{ resultType?: string; requestState?: string }>);
+  const call = (turn: string, approvalId: string, params: Record<string, unknown>, writes = false) =>
+    turns.run({ turn, approvalId, writes }, () => client.request({ method: 'tools/call', params }, { allowInputRequired: true }) as Promise<{ resultType?: string; requestState?: string }>);
 
   // The cards the host holds: what each asked, to answer it (not a record: the server never reads it).
   const cards = new Map<string, { tool: string; args: unknown; requestState?: string }>();
@@ -74,7 +75,7 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean): World {
       const approvalId = `a${++proposals}`;
       env.history.emit({ kind: 'proposed', actor: turn, approvalId, action, world: env.backend.world });
       const args = toolInput(action);
-      const result = await call(turn, approvalId, { name: action.operation, arguments: args });
+      const result = await call(turn, approvalId, { name: action.operation, arguments: args }, true);
       if (result.resultType !== 'input_required') return undefined;
       cards.set(approvalId, { tool: action.operation, args, ...(result.requestState ? { requestState: result.requestState } : {}) });
       env.history.emit({ kind: 'record-write', actor: turn, approvalId, version: 1, from: 'absent', state: 'unspent' });
@@ -92,8 +93,20 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean): World {
       if (approved) await env.connections.disclose(turn, approvalId, 'happened');
     },
 
+    // The host holds the call it answers: it can send other arguments with the accepted confirmation (and, with the
+    // codec, the real request state), and nothing on the server compares them with what the card showed.
+    async tamper(approvalId, action) {
+      const card = cards.get(approvalId);
+      if (card) cards.set(approvalId, { ...card, tool: action.operation, args: toolInput(action) });
+    },
+
     async inspect(approvalId) {
       return cards.has(approvalId) ? { state: 'unspent', version: 1 } : { state: 'absent', version: 0 };
+    },
+
+    // The record by the key the gates declare: each card the host was given, as its request would carry it.
+    async contents() {
+      return Object.fromEntries([...cards.keys()].map((approvalId) => [record(approvalId), 'unspent']));
     },
 
     async close() {

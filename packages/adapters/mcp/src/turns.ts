@@ -6,6 +6,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface Turn {
   readonly turn: string;
   readonly approvalId: string;
+  /** What the request does to the approval's record, where the world needs it said (MRTR: the first round writes it). */
+  readonly writes?: boolean;
 }
 
 export const turns = new AsyncLocalStorage<Turn>();
