@@ -28,6 +28,9 @@ describe(`legacy push elicitation (@modelcontextprotocol/sdk ${legacy.version})`
     expect(await verdicts(legacy, 'elicit-input', 'world-drift')).toEqual({ binding: 'fail (2 steps)' });
     expect(await verdicts(legacy, 'elicit-input', 'tool-retry')).toEqual({ 'exactly-once-delivery': 'fail (3 steps)' });
   });
+  it("runs it once across a restart, but the user is never told: the host's answer reaches a server that holds no such request", async () => {
+    expect(await verdicts(legacy, 'elicit-input', 'crash-restart')).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'pass', disclosure: 'fail (4 steps)' });
+  });
   it('acts on a forged accept: the host relays the answer, and a forged one comes the same way', async () => {
     expect(await verdicts(legacy, 'elicit-input', 'tamper')).toEqual({ integrity: 'fail (3 steps)' });
   });
@@ -43,6 +46,12 @@ describe(`multi-round tool results (@modelcontextprotocol/server ${mrtr.version}
       expect(await verdicts(mrtr, wiring, 'tamper')).toEqual({ integrity: 'fail (3 steps)' });
     });
   }
+  it("input-required: runs it again when the host retries after the server's restart", async () => {
+    expect(await verdicts(mrtr, 'input-required', 'crash-restart')).toEqual({ 'at-most-once': 'fail (5 steps)', 'no-resurrection': 'fail (2 steps)', disclosure: 'pass' });
+  });
+  it("input-required-codec: refuses the retry (the new process's key), so the user is told the transfer that ran did not", async () => {
+    expect(await verdicts(mrtr, 'input-required-codec', 'crash-restart')).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'fail (2 steps)', disclosure: 'fail (5 steps)' });
+  });
 });
 
 describe('the descriptor', () => {
@@ -54,6 +63,6 @@ describe('the descriptor', () => {
     expect(loaded.packages['@modelcontextprotocol/sdk']).toBe('1.32.2');
   });
   it('says which scenarios are not modelled yet, never a pass', () => {
-    expect(mcpAdapter(mrtr).applicability('crash-restart', 'input-required', 'memory')).toEqual({ applicable: false, reason: 'not modelled yet for MCP (issue 55): crash-restart' });
+    expect(mcpAdapter(mrtr).applicability('overlapping-turns', 'input-required', 'memory')).toEqual({ applicable: false, reason: 'not modelled yet for MCP (issue 55): overlapping-turns' });
   });
 });

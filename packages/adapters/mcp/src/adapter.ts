@@ -9,12 +9,12 @@ import { LEGACY, MRTR } from './wirings.js';
 export const STORES = ['memory'] as const;
 
 /**
- * The scenarios this adapter models so far (issue 55 names the rest: crash-restart, overlapping-turns,
+ * The scenarios this adapter models so far (issue 55 names the rest: overlapping-turns,
  * two-approvals, late-answer, three-tabs): each of these others reads not-applicable, with this reason, never a pass.
  * In `tamper`, a forged accept is every world's (the host relays the human's answer, and a forged one comes the same
  * way); only MRTR's host can also edit the call it answers (legacy's arguments stay in the server's tool handler).
  */
-const MODELLED: readonly ScenarioId[] = ['double-resume', 'replay', 'tool-retry', 'world-drift', 'tamper'];
+const MODELLED: readonly ScenarioId[] = ['double-resume', 'replay', 'tool-retry', 'world-drift', 'tamper', 'crash-restart'];
 
 export function mcpAdapter(lib: McpLib): Adapter {
   return {

@@ -1,7 +1,7 @@
 // A world over SDK 1.x: legacy push elicitation, as the SDK's elicitationFormExample writes it. The server's tool
 // handler awaits `server.server.elicitInput(...)` and acts on `accept`; the host's client shows the card in its
 // elicitation handler; the human's answer is the JSON-RPC response to `elicitation/create`, which a resume sends (a
-// click, a retry, a duplicate). Server and client are the SDK's own, in one process over its InMemoryTransport, with
+// click, a retry, a duplicate). Server and client are the SDK's own, in one live over its InMemoryTransport, with
 // each end's `send` gated: every JSON-RPC message crosses a gate.
 //
 // The approval's record is the server's pending request: the entry its Protocol keeps for `elicitation/create`
@@ -21,10 +21,6 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
   const { InMemoryTransport } = lib.memory;
   const { ElicitRequestSchema } = lib.types;
   const z = lib.zod['z'] ?? lib.zod;
-
-  const server = new McpServer({ name: 'bank', version: '1' }, { capabilities: { tools: {} } });
-  const client = new Client({ name: 'host', version: '1' }, { capabilities: { elicitation: {} } });
-  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
 
   // The record, by approval: the pending request's state, its version, and which turn's response took it.
   const requestApproval = new Map<number, string>();
@@ -68,56 +64,76 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
       return had;
     }
   }
-  (server.server as { _responseHandlers: Map<number, unknown> })._responseHandlers = new PendingRequests();
-
-  // Every message crosses a gate. The client's reach the server in the same tick (a call makes the pending request;
-  // a response takes it): their gates declare the approval's record.
-  for (const [side, end] of [['client', clientEnd], ['server', serverEnd]] as const) {
-    const send = end.send.bind(end);
-    end.send = async (message: { method?: string; id?: number | string; result?: unknown }, options?: unknown) => {
-      const now = turns.getStore();
-      if (started && now) {
-        const what = message.method ?? (message.result !== undefined ? 'result' : 'error');
-        await env.gate(now.turn, `${side}.send(${what}#${message.id ?? '-'})`, side === 'client' ? { access: [key(now.approvalId, 'write')] } : {});
-      }
-      return send(message, options);
-    };
-  }
-
-  for (const name of ['transfer', 'notify']) {
-    server.registerTool(name, { inputSchema: { targets: z.array(z.string()), params: z.record(z.string(), z.unknown()) } }, async (args: unknown) => {
-      const asked = turns.getStore()!;
-      const result = await server.server.elicitInput({ message: `${name}?`, requestedSchema: SCHEMA });
-      if (result.action !== 'accept' || result.content?.confirm !== true) return { content: [{ type: 'text', text: 'declined' }] };
-      // The tool's code after elicitInput runs on the answer: the turn whose response took the approval.
-      const turn = takenBy.get(asked.approvalId) ?? asked.turn;
-      await env.backend.call(turn, { approvalId: asked.approvalId, dispatch: `${turn}/${asked.approvalId}`, action: actionOfCall(name, args) });
-      return { content: [{ type: 'text', text: 'done' }] };
-    });
-  }
-
-  // The host's elicitation handler shows the card; the answer goes back in the host's own response (resume).
+  // One live of the server, and the host's client connected to it: a restart makes new ones (the server keeps
+  // nothing; the host, another live, keeps its cards and the request ids they answer).
   const shown = new Map<string, () => void>();
-  client.setRequestHandler(ElicitRequestSchema, (_request: unknown, extra: { requestId: number | string }) => {
-    const now = turns.getStore()!;
-    requestOf.set(now.approvalId, extra.requestId);
-    shown.get(now.approvalId)?.();
-    return new Promise(() => {});
-  });
-  const connected = Promise.all([server.connect(serverEnd), client.connect(clientEnd)]).then(() => {
+  const boot = () => {
+    const server = new McpServer({ name: 'bank', version: '1' }, { capabilities: { tools: {} } });
+    const client = new Client({ name: 'host', version: '1' }, { capabilities: { elicitation: {} } });
+    const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+    (server.server as { _responseHandlers: Map<number, unknown> })._responseHandlers = new PendingRequests();
+
+    // Every message crosses a gate. The client's reach the server in the same tick (a call makes the pending
+    // request; a response takes it): their gates declare the approval's record.
+    for (const [side, end] of [['client', clientEnd], ['server', serverEnd]] as const) {
+      const send = end.send.bind(end);
+      end.send = async (message: { method?: string; id?: number | string; result?: unknown }, options?: unknown) => {
+        const now = turns.getStore();
+        if (started && now) {
+          const what = message.method ?? (message.result !== undefined ? 'result' : 'error');
+          await env.gate(now.turn, `${side}.send(${what}#${message.id ?? '-'})`, side === 'client' ? { access: [key(now.approvalId, 'write')] } : {});
+        }
+        return send(message, options);
+      };
+    }
+
+    for (const name of ['transfer', 'notify']) {
+      server.registerTool(name, { inputSchema: { targets: z.array(z.string()), params: z.record(z.string(), z.unknown()) } }, async (args: unknown) => {
+        const asked = turns.getStore()!;
+        const result = await server.server.elicitInput({ message: `${name}?`, requestedSchema: SCHEMA });
+        if (result.action !== 'accept' || result.content?.confirm !== true) return { content: [{ type: 'text', text: 'declined' }] };
+        // The tool's code after elicitInput runs on the answer: the turn whose response took the approval.
+        const turn = takenBy.get(asked.approvalId) ?? asked.turn;
+        await env.backend.call(turn, { approvalId: asked.approvalId, dispatch: `${turn}/${asked.approvalId}`, action: actionOfCall(name, args) });
+        return { content: [{ type: 'text', text: 'done' }] };
+      });
+    }
+
+    // The host's elicitation handler shows the card; the answer goes back in the host's own response (resume).
+    client.setRequestHandler(ElicitRequestSchema, (_request: unknown, extra: { requestId: number | string }) => {
+      const now = turns.getStore()!;
+      requestOf.set(now.approvalId, extra.requestId);
+      shown.get(now.approvalId)?.();
+      return new Promise(() => {});
+    });
+    const connected = Promise.all([server.connect(serverEnd), client.connect(clientEnd)]);
+    return { server, client, clientEnd, connected };
+  };
+  let live = boot();
+  const ready = live.connected.then(() => {
     started = true;
   });
   let proposals = 0;
 
   return {
     async propose(turn, request) {
-      await connected;
+      await ready;
       const action = await env.model.decide(turn, 'propose', request.alternatives);
       const approvalId = `a${++proposals}`;
       env.history.emit({ kind: 'proposed', actor: turn, approvalId, action, world: env.backend.world });
       const card = new Promise<void>((resolve) => shown.set(approvalId, resolve));
       // The host's tool call stays open until the answer; its 60 s timeout is the late-answer scenario's, not this one's.
-      void turns.run({ turn, approvalId }, () => client.callTool({ name: action.operation, arguments: toolInput(action) }, undefined, { timeout: 2 ** 31 - 1 })).catch(() => {});
+      const { client } = live;
+      void turns
+        .run({ turn, approvalId }, () => client.callTool({ name: action.operation, arguments: toolInput(action) }, undefined, { timeout: 2 ** 31 - 1 }))
+        .then(
+          // The host shows the tool's result: the turn whose answer it was tells the user.
+          async (result: { content?: { text?: string }[] }) => {
+            const teller = takenBy.get(approvalId);
+            if (teller) await turns.run({ turn: teller, approvalId }, () => env.connections.disclose(teller, approvalId, result.content?.[0]?.text === 'done' ? 'happened' : 'not-happened'));
+          },
+          () => {},
+        );
       await card;
       await env.connections.deliverCard(turn, approvalId, action);
       return { approvalId, action };
@@ -127,7 +143,17 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
       const id = requestOf.get(approvalId);
       if (id === undefined) return;
       const result = approved ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
-      await turns.run({ turn, approvalId }, () => clientEnd.send({ jsonrpc: '2.0', id, result }));
+      await turns.run({ turn, approvalId }, () => live.clientEnd.send({ jsonrpc: '2.0', id, result }));
+    },
+
+    // The server's live died: its pending requests went with it. A new one starts; the host's answers to the old
+    // one's requests reach the new one, which holds no such request (its ids start again at 0).
+    async restart() {
+      const old = live;
+      live = boot();
+      await live.connected;
+      void old.client.close().catch(() => {});
+      for (const [approvalId, state] of states) if (state === 'unspent') states.delete(approvalId);
     },
 
     async inspect(approvalId) {
@@ -139,8 +165,8 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
     },
 
     async close() {
-      await client.close().catch(() => {});
-      await server.close().catch(() => {});
+      await live.client.close().catch(() => {});
+      await live.server.close().catch(() => {});
     },
   };
 }

@@ -15,14 +15,19 @@ import { turns } from './turns.js';
 
 const SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', title: 'Go ahead?' } }, required: ['confirm'] };
 
-/** A fixed key: the world's server is one process for the run (a restart would get a new one). */
-const KEY = new Uint8Array(32).fill(7);
+/**
+ * The codec's key for a process of the server: examples/mrtr draws a random one at start, so a restart has another.
+ * Here it is fixed per process (the world's generation), for worlds that behave the same every time.
+ */
+const keyOf = (generation: number) => new Uint8Array(32).fill(7 + generation);
 
 export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean): World {
   const { McpServer, createMcpHandler, inputRequired, acceptedContent, createRequestStateCodec } = lib.server;
   const { Client, StreamableHTTPClientTransport } = lib.client;
   const z = lib.zod;
-  const codec = signed ? createRequestStateCodec({ key: KEY, ttlSeconds: 600 }) : undefined;
+  let generation = 0;
+  const codecOf = () => (signed ? createRequestStateCodec({ key: keyOf(generation), ttlSeconds: 600 }) : undefined);
+  let codec = codecOf();
   const record = (approvalId: string) => `record:${approvalId}`;
 
   const build = () => {
@@ -46,7 +51,8 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean): World {
     }
     return server;
   };
-  const handler = createMcpHandler(build);
+  // The server's process: a new one on restart (the JSDoc's server keeps nothing; the codec's key is lost).
+  let handler = createMcpHandler(build);
   let started = false;
   const fetch = async (url: string | URL, init?: RequestInit) => {
     const now = turns.getStore();
@@ -89,8 +95,19 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean): World {
       const answer = approved ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
       const params = { name: card.tool, arguments: card.args, inputResponses: { confirm: answer }, ...(card.requestState ? { requestState: card.requestState } : {}) };
       const result = await call(turn, approvalId, params).catch(() => undefined);
-      if (result === undefined || result.resultType === 'input_required') return;
+      // A call that failed (the server refused the request state, say) is shown to the user as an error: the
+      // transfer did not happen, as far as the host knows.
+      if (result === undefined) return env.connections.disclose(turn, approvalId, 'not-happened');
+      if (result.resultType === 'input_required') return;
       if (approved) await env.connections.disclose(turn, approvalId, 'happened');
+    },
+
+    // The server's process died: a new one starts, with nothing of the old (its codec key included). The host, another
+    // process, keeps its cards and retries.
+    async restart() {
+      generation++;
+      codec = codecOf();
+      handler = createMcpHandler(build);
     },
 
     // The host holds the call it answers: it can send other arguments with the accepted confirmation (and, with the
