@@ -3,6 +3,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOY } from './adapter-option.fixtures.js';
 import { cli } from './run-io.fixtures.js';
@@ -132,6 +133,15 @@ describe('--adapter', () => {
       expect(err).toMatch(message);
       expect(err).not.toMatch(/internal error|\n\s+at /);
     }
+  });
+
+  it("takes a built-in adapter's own folder as that built-in (a checkout's path to it), and a copy of it by its name as a clash", async () => {
+    const { useAdapters } = await import('./registry.js');
+    const builtIn = fileURLToPath(new URL('../../adapters/reference', import.meta.url));
+    expect(await useAdapters([builtIn])).toEqual(['reference']);
+    expect(externalAdapters()).not.toContain(builtIn);
+    const copy = await adapterPackage('@approval-conformance/adapter-reference', `import { descriptor as d } from ${from};\nexport const descriptor = { ...d, name: 'reference' };\n`);
+    await expect(useAdapters([copy])).rejects.toThrow(/named 'reference', as a built-in framework is/);
   });
 
   it('needs a value', async () => {

@@ -24,6 +24,16 @@ describe('defaultScope', () => {
     expect(defaultScope(fw({ guarded: true }), '1.2.0', versions, shape, {}, running)).toEqual({ wirings: ['plain'], scenarios: ['double-resume'] });
   });
 
+  it('takes the newest of each release line as a newest, for a framework with several lines', () => {
+    const lines = ['1.0.0', '1.10.0', '2.0.0', '2.1.0'];
+    const running = ['double-resume', 'two-approvals'] as const;
+    const it = { ...fw({ guarded: true }), line: (v: string) => v.split('.')[0]! } as Framework;
+    expect(defaultScope(it, '1.10.0', lines, shape, {}, running)).toBeUndefined();
+    expect(defaultScope(it, '2.1.0', lines, shape, {}, running)).toBeUndefined();
+    expect(defaultScope(it, '2.0.0', lines, shape, {}, running)).toEqual({ wirings: ['plain'], scenarios: ['double-resume'] });
+    expect(defaultScope(fw({ guarded: true }), '1.10.0', lines, shape, {}, running)).toEqual({ wirings: ['plain'], scenarios: ['double-resume'] });
+  });
+
   it('narrows nothing for a framework that keeps nothing for the newest', () => {
     expect(defaultScope(fw(), '1.0.0', versions, shape, {})).toBeUndefined();
   });

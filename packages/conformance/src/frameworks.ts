@@ -142,7 +142,8 @@ async function expandReleases(fw: Framework, spec: FrameworkSpec, log: Log): Pro
 
 /**
  * What one of a framework's default versions (`versions`) runs, narrower than the run's filters: everything but the
- * framework's `newestOnly` wirings and stores, and the scenarios that say `newestOnly`, on all but the newest;
+ * framework's `newestOnly` wirings and stores, and the scenarios that say `newestOnly`, on all but the newest (of the
+ * version's line, where the framework has several);
  * undefined where nothing is left out. A filter the user gave (`asked`) wins: what it names runs on every version.
  * `running` is the run's scenarios, when the user named none (the defaults).
  */
@@ -155,7 +156,8 @@ export function defaultScope(
   running?: readonly ScenarioId[],
 ): { wirings?: string[]; stores?: string[]; scenarios?: ScenarioId[] } | undefined {
   const only = fw.newestOnly;
-  const newest = semver.rsort(versions.filter((v) => semver.valid(v)))[0];
+  const peers = fw.line ? versions.filter((v) => fw.line!(v) === fw.line!(version)) : versions;
+  const newest = semver.rsort(peers.filter((v) => semver.valid(v)))[0];
   const everywhere = fw.defaultWirings && !asked.wirings ? shape.wirings.filter((w) => fw.defaultWirings!.includes(w)) : undefined;
   if (newest === undefined || version === newest) return everywhere ? { wirings: everywhere } : undefined;
   const wirings = only?.guarded && !asked.wirings ? (everywhere ?? shape.wirings).filter((w) => !w.startsWith('guarded-')) : everywhere;

@@ -4,7 +4,7 @@
 // else of any framework: everything framework-specific is in its adapter package.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CONTRACT_VERSION, type FrameworkDescriptor, type LoadedVersion, type Log } from '@approval-conformance/core';
 import { RunFailure } from './run-failure.js';
@@ -55,7 +55,7 @@ function problem(d: unknown): string | undefined {
   for (const field of ['oldest'] as const) if (typeof o[field] !== 'string') return `its descriptor has no ${field} (a version)`;
   for (const field of ['defaults', 'shape', 'load'] as const) if (typeof o[field] !== 'function') return `its descriptor's ${field} is not a function`;
   for (const field of ['npm', 'localName'] as const) if (o[field] !== undefined && typeof o[field] !== 'string') return `its descriptor's ${field} is not a string`;
-  if (o['listReleases'] !== undefined && typeof o['listReleases'] !== 'function') return `its descriptor's listReleases is not a function`;
+  for (const field of ['listReleases', 'line'] as const) if (o[field] !== undefined && typeof o[field] !== 'function') return `its descriptor's ${field} is not a function`;
   const wirings = o['defaultWirings'];
   if (wirings !== undefined && (!Array.isArray(wirings) || !wirings.every((w) => typeof w === 'string'))) return `its descriptor's defaultWirings is not a list of wiring ids`;
   const weight = o['auditWeight'];
@@ -215,6 +215,15 @@ function installedPackage(name: string): string | undefined {
   return undefined;
 }
 
+/** The built-in adapter package that is this folder, if one is. */
+function builtInAt(folder: string): string | undefined {
+  const { name } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string };
+  if (name === undefined || !BUILT_IN_ADAPTERS.includes(name)) return undefined;
+  let dir = dirname(fileURLToPath(import.meta.resolve(`${name}/descriptor`)));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return realpathSync(dir) === folder ? name : undefined;
+}
+
 /** Where `spec` is: a module file, a package folder, or an installed package's folder. */
 function locate(spec: string): { readonly file: string; readonly folder?: string; readonly byName?: true } {
   const given = resolve(spec);
@@ -247,6 +256,12 @@ export async function useAdapters(specs: readonly string[]): Promise<string[]> {
   const names: string[] = [];
   for (const spec of specs) {
     const { file, folder, byName } = locate(spec);
+    // A built-in adapter's own package (a checkout's path to it) is already here: its frameworks, as they are.
+    const builtIn = folder === undefined ? undefined : builtInAt(folder);
+    if (builtIn !== undefined) {
+      names.push(...registry.filter((f) => f.givenAs === undefined && f.adapter === builtIn).map((f) => f.name));
+      continue;
+    }
     const key = folder ?? file;
     const before = external.get(key);
     if (before) {

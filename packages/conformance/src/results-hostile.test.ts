@@ -36,6 +36,7 @@ const CASES: [string, unknown, RegExp][] = [
     withId('ai@6.0.0/native-approval/memory/double-resume/shown-is-recorded'),
     /cells\[1\]\.id is "ai@6\.0\.0\/native-approval\/memory\/double-resume\/shown-is-recorded", but its framework, version, wiring, store, scenario and property make the cell 'ai@6\.0\.0\/tool-approval\/memory\/double-resume\/at-most-once'; a cell's id must be that\. Nothing was written/,
   ],
+  ['a target asked for with a quote in it', { ...results([cell({ version: '6.0.0', verdict: 'pass' })]), targets: [{ framework: 'ai', version: '6.0.0', spec: 'ai@6"><x', packages: {} }] }, /targets\[0\]\.spec is "ai@6\\"><x"/],
   ['duplicate cell ids', results([cell({ version: '6.0.0', verdict: 'pass' }), cell({ version: '6.0.0', verdict: 'pass' })]), /cell 'ai@6\.0\.0\/native-approval\/memory\/double-resume\/at-most-once' appears twice/],
 ];
 
@@ -55,6 +56,13 @@ describe('a hostile results file', () => {
     expect(err).toMatch(message);
     expect(err).not.toMatch(/internal error|at .*\.ts:\d+/);
     expect(await readdir(dir)).toEqual(['results.json']);
+  });
+
+  it('is not a target asked for as a range (>=, <): run writes those, and every command reads them back', async () => {
+    const ranged = { ...results([cell({ version: '6.0.0', verdict: 'pass' })]), targets: [{ framework: 'ai', version: '6.0.0', spec: 'ai@>=6.0.0 <6.1.0', packages: {} }] };
+    const { dir, path } = await file(ranged);
+    expect(await cli('report', path, '--out', join(dir, 'out'))).toMatchObject({ code: 0 });
+    expect(await cli('diff', path, path)).toMatchObject({ code: 0 });
   });
 
   it('is refused the same way by diff and replay', async () => {

@@ -1,4 +1,4 @@
-// Both SDK lines under the explorer, on the scenarios modelled so far, each cell explored to its end. Legacy push
+// Both SDK lines under the explorer, each cell explored to its end. Legacy push
 // elicitation keeps one pending request per confirmation and takes it with the answer in one tick, so two answers
 // run the tool once. Multi-round tool results keep nothing on the server: the confirmation travels in the request, and
 // any request that carries it runs the tool, the codec's signed state or not.
@@ -11,8 +11,8 @@ import { pinnedLib } from './lib.js';
 
 const [legacy, mrtr] = await Promise.all([pinnedLib('1'), pinnedLib('2')]);
 
-async function verdicts(lib: typeof legacy, wiring: string, scenario: ScenarioId) {
-  const cell = await exploreCell({ adapter: mcpAdapter(lib), wiring, store: 'memory', scenario: SCENARIOS.get(scenario)! });
+async function verdicts(lib: typeof legacy, wiring: string, scenario: ScenarioId, store = 'memory') {
+  const cell = await exploreCell({ adapter: mcpAdapter(lib), wiring, store, scenario: SCENARIOS.get(scenario)! });
   expect(cell.exhausted, 'every schedule in the bound was explored').toBe(true);
   return Object.fromEntries(cell.verdicts.map((v) => [v.property, v.counterexample ? `${v.verdict} (${v.counterexample.steps} steps)` : v.verdict]));
 }
@@ -34,6 +34,16 @@ describe(`legacy push elicitation (@modelcontextprotocol/sdk ${legacy.version})`
   it('acts on a forged accept: the host relays the answer, and a forged one comes the same way', async () => {
     expect(await verdicts(legacy, 'elicit-input', 'tamper')).toEqual({ integrity: 'fail (3 steps)' });
   });
+  it('tells the user a transfer failed when it ran and then threw: the host shows the error result', async () => {
+    expect(await verdicts(legacy, 'elicit-input', 'error-after-effect')).toEqual({ disclosure: 'fail (5 steps)', 'at-most-once': 'pass' });
+  });
+  it('answers two elicitations pending at once, each its own', async () => {
+    expect(Object.values(await verdicts(legacy, 'elicit-input', 'two-approvals'))).toEqual(['pass', 'pass', 'pass', 'pass']);
+  });
+  it("guarded: refuses a forged accept (the click is the server's page), but a restart leaves the host's answer nowhere to go", async () => {
+    expect(await verdicts(legacy, 'guarded-elicit-input', 'tamper')).toEqual({ integrity: 'pass' });
+    expect(await verdicts(legacy, 'guarded-elicit-input', 'crash-restart', 'sqlite')).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'pass', disclosure: 'fail (6 steps)' });
+  });
 });
 
 describe(`multi-round tool results (@modelcontextprotocol/server ${mrtr.version})`, () => {
@@ -52,17 +62,33 @@ describe(`multi-round tool results (@modelcontextprotocol/server ${mrtr.version}
   it("input-required-codec: refuses the retry (the new process's key), so the user is told the transfer that ran did not", async () => {
     expect(await verdicts(mrtr, 'input-required-codec', 'crash-restart')).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'fail (2 steps)', disclosure: 'fail (5 steps)' });
   });
+  it('input-required: a retry after the tool threw runs it again, the user told it failed', async () => {
+    expect(await verdicts(mrtr, 'input-required', 'error-after-effect')).toEqual({ disclosure: 'fail (6 steps)', 'at-most-once': 'fail (5 steps)' });
+  });
+  for (const wiring of ['guarded-input-required', 'guarded-input-required-codec']) {
+    it(`${wiring}: spends the guard's record once, for the call the card showed, and finds it again after a restart`, async () => {
+      expect(Object.values(await verdicts(mrtr, wiring, 'double-resume'))).toEqual(['pass', 'pass', 'pass']);
+      expect(await verdicts(mrtr, wiring, 'tamper')).toEqual({ integrity: 'pass' });
+      expect(await verdicts(mrtr, wiring, 'crash-restart', 'sqlite')).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'pass', disclosure: 'pass' });
+    });
+  }
 });
 
 describe('the descriptor', () => {
   it('names both lines, loads each pinned version, and picks the newest of each line', async () => {
-    expect(await descriptor.shape()).toEqual({ wirings: ['elicit-input', 'input-required', 'input-required-codec'], stores: ['memory'] });
+    expect(await descriptor.shape()).toEqual({
+      wirings: ['elicit-input', 'guarded-elicit-input', 'input-required', 'input-required-codec', 'guarded-input-required', 'guarded-input-required-codec'],
+      stores: ['memory', 'sqlite'],
+    });
     expect(descriptor.defaults(['1.12.3', '1.13.0', '1.32.2', '2.0.0', '2.4.0', '2.5.0-beta.1'])).toEqual(['1.32.2', '2.4.0']);
+    expect(['1.13.0', '1.32.2', '2.0.0'].map((v) => descriptor.line!(v))).toEqual(['1', '1', '2']);
     const loaded = await descriptor.load('1.32.2', () => {});
-    expect(loaded.adapter.wirings.map((w) => w.id)).toEqual(['elicit-input']);
+    expect(loaded.adapter.wirings.map((w) => w.id)).toEqual(['elicit-input', 'guarded-elicit-input']);
     expect(loaded.packages['@modelcontextprotocol/sdk']).toBe('1.32.2');
   });
-  it('says which scenarios are not modelled yet, never a pass', () => {
-    expect(mcpAdapter(mrtr).applicability('overlapping-turns', 'input-required', 'memory')).toEqual({ applicable: false, reason: 'not modelled yet for MCP (issue 55): overlapping-turns' });
+  it('says which scenarios it does not model, and where a store would only repeat the memory cell, never a pass', () => {
+    expect(mcpAdapter(mrtr).applicability('three-tabs', 'input-required', 'memory')).toEqual({ applicable: true });
+    expect(mcpAdapter(mrtr).applicability('three-tabs', 'input-required', 'sqlite')).toMatchObject({ applicable: false });
+    expect(mcpAdapter(mrtr).applicability('three-tabs', 'guarded-input-required', 'sqlite')).toEqual({ applicable: true });
   });
 });

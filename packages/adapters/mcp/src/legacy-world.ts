@@ -8,19 +8,30 @@
 // (`_responseHandlers`, by request id) until a response takes it. A request made puts it there (unspent); a response
 // looks it up and deletes it in the same tick (a read, then spent), and one for an id it does not hold is dropped
 // ("unknown message ID"). The map is wrapped as a store would be, to report those reads and writes.
-import type { Access, World, WorldEnv } from '@approval-conformance/core/contract';
+//
+// Guarded (`guarded-elicit-input`), the card is a URL-mode elicitation: the click goes to the server's confirmation
+// page (World.approve, the guard's approve), the host's accept only says the user went there, and the tool spends the
+// guard's record before it acts. The guard's record is then the approval's: the pending request is still gated and
+// its accesses reported, but it is no longer the record the properties read.
+import type { Access, ProposalRequest, World, WorldEnv } from '@approval-conformance/core/contract';
 import { actionOfCall, toolInput } from '@approval-conformance/core/kit';
 import type { LegacyLib } from './lib.js';
+import { guardedTold, openGuard, told } from './outcomes.js';
 import { turns } from './turns.js';
 
 const SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', title: 'Go ahead?' } }, required: ['confirm'] };
 
-export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
+/** Whether this version has URL-mode elicitation, which the guarded wiring's card is. */
+export const hasUrlElicitation = (lib: LegacyLib) => lib.types['ElicitRequestURLParamsSchema'] !== undefined;
+
+export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): World {
   const { McpServer } = lib.mcp;
   const { Client } = lib.client;
   const { InMemoryTransport } = lib.memory;
   const { ElicitRequestSchema } = lib.types;
   const z = lib.zod['z'] ?? lib.zod;
+  const guard = guarded ? openGuard(env) : undefined;
+  const report = guard === undefined;
 
   // The record, by approval: the pending request's state, its version, and which turn's response took it.
   const requestApproval = new Map<number, string>();
@@ -38,7 +49,7 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
         requestApproval.set(id, now.approvalId);
         states.set(now.approvalId, 'unspent');
         env.accessed(key(now.approvalId, 'write'), `pending.set(${id})`);
-        env.history.emit({ kind: 'record-write', actor: now.turn, approvalId: now.approvalId, version: ++version, from: 'absent', state: 'unspent' });
+        if (report) env.history.emit({ kind: 'record-write', actor: now.turn, approvalId: now.approvalId, version: ++version, from: 'absent', state: 'unspent' });
       }
       return super.set(id, handler);
     }
@@ -47,7 +58,7 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
       const now = turns.getStore();
       if (approvalId !== undefined && now) {
         env.accessed(key(approvalId, 'read'), `pending.get(${id})`);
-        env.history.emit({ kind: 'record-read', actor: now.turn, approvalId, version, state: super.has(id) ? 'unspent' : (states.get(approvalId) ?? 'absent') });
+        if (report) env.history.emit({ kind: 'record-read', actor: now.turn, approvalId, version, state: super.has(id) ? 'unspent' : (states.get(approvalId) ?? 'absent') });
       }
       return super.get(id);
     }
@@ -59,7 +70,7 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
         states.set(approvalId, 'spent');
         takenBy.set(approvalId, now.turn);
         env.accessed(key(approvalId, 'write'), `pending.delete(${id})`);
-        env.history.emit({ kind: 'record-write', actor: now.turn, approvalId, version: ++version, from: 'unspent', state: 'spent' });
+        if (report) env.history.emit({ kind: 'record-write', actor: now.turn, approvalId, version: ++version, from: 'unspent', state: 'spent' });
       }
       return had;
     }
@@ -69,7 +80,7 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
   const shown = new Map<string, () => void>();
   const boot = () => {
     const server = new McpServer({ name: 'bank', version: '1' }, { capabilities: { tools: {} } });
-    const client = new Client({ name: 'host', version: '1' }, { capabilities: { elicitation: {} } });
+    const client = new Client({ name: 'host', version: '1' }, { capabilities: { elicitation: guard ? { form: {}, url: {} } : {} } });
     const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
     (server.server as { _responseHandlers: Map<number, unknown> })._responseHandlers = new PendingRequests();
 
@@ -90,11 +101,23 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
     for (const name of ['transfer', 'notify']) {
       server.registerTool(name, { inputSchema: { targets: z.array(z.string()), params: z.record(z.string(), z.unknown()) } }, async (args: unknown) => {
         const asked = turns.getStore()!;
-        const result = await server.server.elicitInput({ message: `${name}?`, requestedSchema: SCHEMA });
-        if (result.action !== 'accept' || result.content?.confirm !== true) return { content: [{ type: 'text', text: 'declined' }] };
+        const action = actionOfCall(name, args);
+        // Guarded: the record before the card, and the card a page of the server's.
+        if (guard) {
+          await guard.app.propose(asked.turn, asked.approvalId, action, env.backend.world);
+          // The app's await: the elicitation's pending request is made next (its gate is the server's send, after).
+          await env.gate(asked.turn, `elicitInput(${asked.approvalId})`, { access: [key(asked.approvalId, 'write')] });
+        }
+        const params = guard
+          ? { mode: 'url', message: `${name}?`, url: `https://bank.invalid/confirm/${asked.approvalId}`, elicitationId: asked.approvalId }
+          : { message: `${name}?`, requestedSchema: SCHEMA };
+        const result = await server.server.elicitInput(params);
+        if (result.action !== 'accept' || (!guard && result.content?.confirm !== true)) return { content: [{ type: 'text', text: 'declined' }] };
         // The tool's code after elicitInput runs on the answer: the turn whose response took the approval.
         const turn = takenBy.get(asked.approvalId) ?? asked.turn;
-        await env.backend.call(turn, { approvalId: asked.approvalId, dispatch: `${turn}/${asked.approvalId}`, action: actionOfCall(name, args) });
+        const dispatch = `${turn}/${asked.approvalId}`;
+        if (guard) return { content: [{ type: 'text', text: await guard.app.run(turn, asked.approvalId, action, dispatch) }] };
+        await env.backend.call(turn, { approvalId: asked.approvalId, dispatch, action });
         return { content: [{ type: 'text', text: 'done' }] };
       });
     }
@@ -115,28 +138,47 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
   });
   let proposals = 0;
 
+  /**
+   * The host's model calls a tool; the call stays open until the answer (its 60 s timeout is the late-answer
+   * scenario's, not this one's). Returns the approval and the card the server's elicitation shows.
+   */
+  const call = async (turn: string, alternatives: ProposalRequest['alternatives']) => {
+    const action = await env.model.decide(turn, 'propose', alternatives);
+    const approvalId = `a${++proposals}`;
+    env.history.emit({ kind: 'proposed', actor: turn, approvalId, action, world: env.backend.world });
+    const card = new Promise<void>((resolve) => shown.set(approvalId, resolve));
+    const { client } = live;
+    void turns
+      .run({ turn, approvalId }, () => client.callTool({ name: action.operation, arguments: toolInput(action) }, undefined, { timeout: 2 ** 31 - 1 }))
+      .then(
+        // The host shows the tool's result (an error included): the turn whose answer it was tells the user.
+        async (result: { content?: { text?: string }[]; isError?: boolean }) => {
+          const teller = takenBy.get(approvalId);
+          const says = guard ? guardedTold(result) : told(result);
+          if (teller && says) await turns.run({ turn: teller, approvalId }, () => env.connections.disclose(teller, approvalId, says));
+        },
+        () => {},
+      );
+    return { approvalId, action, card };
+  };
+
   return {
     async propose(turn, request) {
       await ready;
-      const action = await env.model.decide(turn, 'propose', request.alternatives);
-      const approvalId = `a${++proposals}`;
-      env.history.emit({ kind: 'proposed', actor: turn, approvalId, action, world: env.backend.world });
-      const card = new Promise<void>((resolve) => shown.set(approvalId, resolve));
-      // The host's tool call stays open until the answer; its 60 s timeout is the late-answer scenario's, not this one's.
-      const { client } = live;
-      void turns
-        .run({ turn, approvalId }, () => client.callTool({ name: action.operation, arguments: toolInput(action) }, undefined, { timeout: 2 ** 31 - 1 }))
-        .then(
-          // The host shows the tool's result: the turn whose answer it was tells the user.
-          async (result: { content?: { text?: string }[] }) => {
-            const teller = takenBy.get(approvalId);
-            if (teller) await turns.run({ turn: teller, approvalId }, () => env.connections.disclose(teller, approvalId, result.content?.[0]?.text === 'done' ? 'happened' : 'not-happened'));
-          },
-          () => {},
-        );
+      const { approvalId, action, card } = await call(turn, request.alternatives);
       await card;
       await env.connections.deliverCard(turn, approvalId, action);
       return { approvalId, action };
+    },
+
+    // The host's model calls two tools in one step: two elicitations are pending at once, one per call.
+    async proposeMany(turn, requests) {
+      await ready;
+      const calls = [];
+      for (const request of requests) calls.push(await call(turn, request.alternatives));
+      await Promise.all(calls.map((c) => c.card));
+      for (const { approvalId, action } of calls) await env.connections.deliverCard(turn, approvalId, action);
+      return calls.map(({ approvalId, action }) => ({ approvalId, action }));
     },
 
     async resume(turn, { approvalId, approved }) {
@@ -154,17 +196,23 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib): World {
       await live.connected;
       void old.client.close().catch(() => {});
       for (const [approvalId, state] of states) if (state === 'unspent') states.delete(approvalId);
+      guard?.restart();
     },
 
+    // The click on a guarded card: the user's browser on the server's confirmation page.
+    ...(guard ? { approve: (turn: string, approvalId: string) => guard.app.approve(turn, approvalId) } : {}),
+
     async inspect(approvalId) {
+      if (guard) return guard.inspect(approvalId);
       return { state: states.get(approvalId) ?? 'absent', version };
     },
 
     async contents() {
-      return Object.fromEntries([...states].map(([approvalId, state]) => [`record:${approvalId}`, state]));
+      return { ...Object.fromEntries([...states].map(([approvalId, state]) => [`record:${approvalId}`, state])), ...(await guard?.contents()) };
     },
 
     async close() {
+      guard?.close();
       await live.client.close().catch(() => {});
       await live.server.close().catch(() => {});
     },

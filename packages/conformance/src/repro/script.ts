@@ -128,7 +128,7 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
   const failing = cells.filter(
     (c) => c.framework === t.framework && c.version === t.version && c.wiring === t.wiring && c.scenario === t.scenario && (!scenario.byStore || c.store === (t.store ?? 'memory')) && c.verdict === 'fail' && shows(c, cells),
   );
-  const actual = typeof scenario.actual === 'function' ? scenario.actual(t.store ?? 'memory') : scenario.actual;
+  const actual = app.actual ?? (typeof scenario.actual === 'function' ? scenario.actual(t.store ?? 'memory') : scenario.actual);
   const readme = [
     `# ${t.framework} ${t.version}: ${scenario.shows}`,
     '',

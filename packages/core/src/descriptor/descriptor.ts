@@ -45,6 +45,12 @@ export interface FrameworkDescriptor {
    * `NAME@VERSION` runs them anywhere.
    */
   readonly newestOnly?: { readonly guarded?: boolean; readonly stores?: readonly string[] };
+  /**
+   * Release lines judged apart, where one framework name covers packages that do not share code (MCP's sdk 1.x and
+   * its server 2.x): a version's line. The newest default version of each line is then a newest, for `newestOnly` and
+   * the scenarios that say `newestOnly`. One line when absent.
+   */
+  line?(version: string): string;
   /** The wirings the default matrix runs, where it cannot run them all; `--wiring` naming the others runs them. */
   readonly defaultWirings?: readonly string[];
   /** Every wiring and store the adapter has in some version: what `--wiring` and `--store` may name. */

@@ -11,6 +11,11 @@
 export interface AppSource {
   readonly imports: string;
   readonly app: string;
+  /**
+   * What the script prints on this framework, where the scenario's own text does not say it (a restart over an
+   * in-memory store that loses nothing, because the server kept nothing): its README's "Actual" line.
+   */
+  readonly actual?: string;
 }
 
 export interface FrameworkRepro {
