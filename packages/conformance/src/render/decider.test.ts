@@ -16,6 +16,13 @@ const target = (version: string, wirings?: ResultTarget['wirings']): ResultTarge
 const on = (wiring: string, c: ResultCell): ResultCell => ({ ...c, wiring, id: `${c.id}/${wiring}` });
 
 describe('frameworkAnswers', () => {
+  it("answers for the newest version of each release line of a framework that has several (MCP's 1.x and 2.x)", () => {
+    const mcp = (version: string): ResultTarget => ({ framework: 'mcp', version, spec: 'mcp', packages: {}, wirings: [{ id: 'plain', description: 'the docs', docsDefault: true }] });
+    const at = (version: string) => ({ ...on('plain', cell({ version, verdict: 'pass' })), framework: 'mcp' });
+    const answers = frameworkAnswers([mcp('1.31.0'), mcp('1.32.2'), mcp('2.4.0')], ['1.31.0', '1.32.2', '2.4.0'].map(at));
+    expect(answers.map((a) => `${a.framework}@${a.version}`)).toEqual(['mcp@2.4.0', 'mcp@1.32.2']);
+  });
+
   it("sets the docs' default beside the documented wiring that keeps the most, and the guarded one apart", () => {
     const wirings = [
       { id: 'plain', description: 'the docs', docsDefault: true as const },

@@ -5,6 +5,7 @@
 // to adopt: it is left out here (see calibration.ts).
 import { PROPERTY_IDS, type PropertyId } from '@approval-conformance/core';
 import semver from 'semver';
+import { frameworks as registered } from '../registry.js';
 import type { ResultCell, ResultTarget } from '../results.js';
 
 export const CALIBRATION = 'reference';
@@ -112,12 +113,26 @@ export function newestTarget(framework: string, targets: readonly ResultTarget[]
   return [...ran].sort((a, b) => (semver.valid(a.version) && semver.valid(b.version) ? semver.compare(b.version, a.version) : 0))[0];
 }
 
-/** Per framework but the calibration subject, in the results' order: its newest version's answer. */
+/**
+ * The newest version of each of a framework's release lines that ran (its descriptor's `line`, where it has several:
+ * MCP's legacy 1.x and its MRTR 2.x are different protocols), newest first; one line when it has none.
+ */
+export function newestOfEachLine(framework: string, targets: readonly ResultTarget[], cells: readonly ResultCell[]): ResultTarget[] {
+  const line = registered().find((f) => f.name === framework)?.line;
+  const newest = newestTarget(framework, targets, cells);
+  if (!line || !newest) return newest ? [newest] : [];
+  const lines = new Set(targets.filter((t) => t.framework === framework && semver.valid(t.version)).map((t) => line(t.version)));
+  return [...lines]
+    .map((l) => newestTarget(framework, targets.filter((t) => t.framework !== framework || (semver.valid(t.version) && line(t.version) === l)), cells))
+    .filter((t): t is ResultTarget => t !== undefined)
+    .sort((a, b) => semver.compare(b.version, a.version));
+}
+
+/** Per framework but the calibration subject, in the results' order: its newest version's answer (of each line). */
 export function frameworkAnswers(targets: readonly ResultTarget[], cells: readonly ResultCell[]): FrameworkAnswer[] {
   const frameworks = [...new Set(targets.map((t) => t.framework))].filter((f) => f !== CALIBRATION);
-  return frameworks.flatMap((framework) => {
-    const target = newestTarget(framework, targets, cells);
-    if (!target) return [];
+  return frameworks.flatMap((framework) => newestOfEachLine(framework, targets, cells)).flatMap((target) => {
+    const { framework } = target;
     const wirings = wiringOutcomes(target, cells);
     const documented = wirings.filter((w) => !w.guarded && w.remedy === undefined);
     const docsDefault = documented.find((w) => w.docsDefault);

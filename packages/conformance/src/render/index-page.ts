@@ -143,11 +143,17 @@ const listed = (items: readonly string[]) => (items.length < 2 ? items.join('') 
  * a run of other properties says nothing of it), and what the guard keeps.
  */
 function headline(answers: readonly FrameworkAnswer[], properties: readonly PropertyId[]): string {
+  // A framework with several release lines has a row for the newest of each (MCP's 1.x and 2.x): named by version.
+  const names = answers.map((a) => a.framework);
+  const lines = new Set(names.filter((n, i) => names.indexOf(n) !== i));
+  const frameworks = new Set(names).size;
+  const newest = 'at their newest version';
+  const apart = lines.size > 0 && frameworks > 1 ? ` Each release line of ${listed([...lines])} is judged apart, at its newest version.` : '';
   const keeping = answers.flatMap((a) =>
     [a.safest, a.remedy, a.docsDefault]
       .filter((w): w is WiringOutcome => w !== undefined && w.properties.get('at-most-once')?.status === 'holds')
       .slice(0, 1)
-      .map((w) => `${a.framework} (${w.wiring})`),
+      .map((w) => `${lines.has(a.framework) ? `${a.framework} ${a.version}` : a.framework} (${w.wiring})`),
   );
   const documented = answers.map(safestOf).filter((w): w is WiringOutcome => w !== undefined);
   const guarded = answers.map((a) => a.fix).filter((w): w is WiringOutcome => w !== undefined);
@@ -162,16 +168,16 @@ function headline(answers: readonly FrameworkAnswer[], properties: readonly Prop
     return lows.length === 0 ? '' : sorted.length === 1 || share(sorted[0]) === share(sorted.at(-1)) ? `${sorted[0]!.holding} of ${sorted[0]!.judged}` : `from ${sorted[0]!.holding} of ${sorted[0]!.judged} to ${sorted.at(-1)!.holding} of ${sorted.at(-1)!.judged}`;
   };
   // A report of one framework (a row published on its own, reports/<framework>/) names it rather than counting.
-  const one = answers.length === 1 ? answers[0]!.framework : undefined;
+  const one = frameworks === 1 ? answers[0]!.framework : undefined;
   const first = !properties.includes('at-most-once')
     ? 'These results do not check at-most-once, so they do not say which wiring keeps an approved action to one run.'
     : one !== undefined
-      ? `At its newest version, ${one} ${keeping.length === 0 ? 'has no' : 'has a'} documented wiring that keeps an approved action to one run under every schedule explored.`
+      ? `At ${lines.size > 0 ? 'the newest version of each of its release lines' : 'its newest version'}, ${one} ${keeping.length === 0 ? 'has no' : 'has a'} documented wiring that keeps an approved action to one run under every schedule explored.`
       : keeping.length === 0
-        ? `Of the ${answers.length} frameworks here, at their newest version, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
-        : `Of the ${answers.length} frameworks here, at their newest version, ${keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} ${keeping.length === 1 ? 'has' : 'have'}`} a documented wiring that keeps an approved action to one run under every schedule explored.`;
+        ? `Of the ${frameworks} frameworks here, ${newest}, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
+        : `Of the ${frameworks} frameworks here, ${newest}, ${keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} ${keeping.length === 1 ? 'has' : 'have'}`} a documented wiring that keeps an approved action to one run under every schedule explored.`;
   const second = documented.length > 0 ? ` The safest documented wiring${one !== undefined ? '' : ' of each'} keeps ${range(documented)} properties${guarded.length > 0 ? `; with the approval guard added, ${range(guarded)}${inMemory}` : ''}.` : '';
-  return first + second;
+  return first + apart + second;
 }
 
 /** The one-minute answer: a headline from the results, then a grid, a row per framework and role, a mark per property. */

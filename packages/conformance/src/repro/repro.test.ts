@@ -27,6 +27,8 @@ const PINS = [
   { framework: 'adk', version: '2.0.0', modules: 'packages/adapters/adk/pins/v2/node_modules' },
   { framework: 'mastra', version: '1.71.0', modules: 'packages/adapters/mastra/pins/v1_71/node_modules' },
   { framework: 'langgraph-server', version: '1.5.1', modules: 'packages/adapters/langgraph-server/pins/v1/node_modules' },
+  { framework: 'mcp', version: '1.32.2', modules: 'packages/adapters/mcp/pins/v1/node_modules' },
+  { framework: 'mcp', version: '2.4.0', modules: 'packages/adapters/mcp/pins/v2/node_modules' },
 ];
 
 // The wirings whose scripts run here: each framework's docs' default (or the one the one-minute answer shows) and every
@@ -39,6 +41,7 @@ const WIRINGS: Record<string, readonly string[]> = {
   adk: ['require-confirmation'],
   mastra: ['agent-approval', 'workflow-suspend'],
   'langgraph-server': ['reject', 'reject-by-id'],
+  mcp: ['elicit-input', 'input-required', 'input-required-codec'],
 };
 
 // A server takes seconds to start: its scripts run for a pass and a fail only (scripts/repro-check.sh runs them all),
