@@ -121,6 +121,13 @@ export interface World {
    */
   restart?(): Promise<void>;
   /**
+   * How long, in milliseconds, the runtime waits for the human's answer to a pending confirmation before it gives up
+   * on it (a request's timeout, a signed state's time to live). `late-answer` lets that much time pass before the
+   * human answers, on a virtual clock. Leave it out where nothing expires, and say so in `applicability`. A world
+   * whose runtime gives up and says so to its caller reports it as a `deny` with `expired`.
+   */
+  readonly answerTimeout?: number;
+  /**
    * Whoever holds the state (the checkpoint store, a client transcript) edits the pending approval's action to
    * `action`, with the means an app has for it. Needed for the `tamper` scenario's edit; leave it out if impossible.
    */

@@ -8,3 +8,5 @@ export * from './install/npm.js';
 export { isMissingPackage, optionalPackage } from './install/optional.js';
 export { WORKER_TAG_ENV, worldNamePrefix } from './server-names.js';
 export * from './descriptor/index.js';
+/** The virtual time of the code running now (a run on a virtual clock: `late-answer`), or undefined: no time passes. */
+export { fakeNow as virtualNow } from './scheduler/timers.js';

@@ -24,6 +24,7 @@ export async function langgraphServerAdapter(lib: ServerLib): Promise<Adapter> {
     // One server in one process serves every turn.
     turnsAlike: () => true,
     applicability(scenario, wiringId, store) {
+      if (scenario === 'late-answer') return { applicable: false, reason: 'not modelled yet for this framework: what its runtime does once its own wait for an answer has passed (issue 57)' };
       if (!WIRINGS.some((w) => w.id === wiringId)) return { applicable: false, reason: `no wiring '${wiringId}'` };
       if (!(STORES as readonly string[]).includes(store)) return { applicable: false, reason: `no store '${store}'` };
       if (!features.inProcess) {

@@ -19,7 +19,8 @@ export async function langgraphAdapter(lib: LangGraphLib): Promise<Adapter> {
     },
     // One graph and one saver serve every turn.
     turnsAlike: () => true,
-    applicability(_scenario, wiringId, store) {
+    applicability(scenario, wiringId, store) {
+      if (scenario === 'late-answer') return { applicable: false, reason: 'not modelled yet for this framework: what its runtime does once its own wait for an answer has passed (issue 57)' };
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
       const missing = wiring.unavailable(features);

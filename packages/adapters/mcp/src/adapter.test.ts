@@ -34,6 +34,9 @@ describe(`legacy push elicitation (@modelcontextprotocol/sdk ${legacy.version})`
   it('acts on a forged accept: the host relays the answer, and a forged one comes the same way', async () => {
     expect(await verdicts(legacy, 'elicit-input', 'tamper')).toEqual({ integrity: 'fail (3 steps)' });
   });
+  it("gives up on a late answer: the host's request timeout (60 s) tells the user the call failed, and the server drops the answer", async () => {
+    expect(await verdicts(legacy, 'elicit-input', 'late-answer')).toEqual({ integrity: 'pass', disclosure: 'pass' });
+  });
   it('tells the user a transfer failed when it ran and then threw: the host shows the error result', async () => {
     expect(await verdicts(legacy, 'elicit-input', 'error-after-effect')).toEqual({ disclosure: 'fail (5 steps)', 'at-most-once': 'pass' });
   });
@@ -61,6 +64,10 @@ describe(`multi-round tool results (@modelcontextprotocol/server ${mrtr.version}
   });
   it("input-required-codec: refuses the retry (the new process's key), so the user is told the transfer that ran did not", async () => {
     expect(await verdicts(mrtr, 'input-required-codec', 'crash-restart')).toEqual({ 'at-most-once': 'pass', 'no-resurrection': 'fail (2 steps)', disclosure: 'fail (5 steps)' });
+  });
+  it("input-required-codec: refuses an answer past the request state's time to live (600 s); without the codec nothing expires", async () => {
+    expect(await verdicts(mrtr, 'input-required-codec', 'late-answer')).toEqual({ integrity: 'pass', disclosure: 'pass' });
+    expect(mcpAdapter(mrtr).applicability('late-answer', 'input-required', 'memory')).toMatchObject({ applicable: false, reason: expect.stringMatching(/^nothing expires/) });
   });
   it('input-required: a retry after the tool threw runs it again, the user told it failed', async () => {
     expect(await verdicts(mrtr, 'input-required', 'error-after-effect')).toEqual({ disclosure: 'fail (6 steps)', 'at-most-once': 'fail (5 steps)' });

@@ -9,8 +9,8 @@ import { LEGACY, MRTR } from './wirings.js';
 export const STORES = ['memory', 'sqlite'] as const;
 
 /**
- * The scenarios this adapter models (`late-answer`, the request's own timeout, comes with issue 57's scenario): each
- * other reads not-applicable, with this reason, never a pass. In `tamper`, a forged accept is every world's (the host
+ * The scenarios this adapter models: each other reads not-applicable, with this reason, never a pass. `late-answer`
+ * waits out the 1.x request timeout (60 s) and the codec's time to live (600 s). In `tamper`, a forged accept is every world's (the host
  * relays the human's answer, and a forged one comes the same way); only MRTR's host can also edit the call it answers
  * (legacy's arguments stay in the server's tool handler).
  */
@@ -26,6 +26,7 @@ const MODELLED: readonly ScenarioId[] = [
   'tamper',
   'two-approvals',
   'three-tabs',
+  'late-answer',
   'double-resume-no-keys',
   'replay-no-keys',
   'crash-restart-no-keys',
@@ -52,6 +53,9 @@ export function mcpAdapter(lib: McpLib): Adapter {
     applicability(scenario, wiring, store) {
       if (!(STORES as readonly string[]).includes(store)) return { applicable: false, reason: `no store '${store}'` };
       if (!MODELLED.includes(scenario)) return { applicable: false, reason: `not modelled for MCP: ${scenario}` };
+      if (scenario === 'late-answer' && lib.line === '2' && !wiring.endsWith('-codec')) {
+        return { applicable: false, reason: 'nothing expires: the server keeps nothing pending between rounds, and a request state without the codec has no time to live, so a late answer is an answer' };
+      }
       if (store !== 'memory' && !guardedWiring(wiring)) {
         return { applicable: false, reason: 'the wiring keeps nothing on the server but the open request, in memory: the memory store\'s cell says the same' };
       }

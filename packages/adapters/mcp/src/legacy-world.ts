@@ -19,6 +19,10 @@ import type { LegacyLib } from './lib.js';
 import { guardedTold, openGuard, told } from './outcomes.js';
 import { turns } from './turns.js';
 
+/** The SDK's request timeout (DEFAULT_REQUEST_TIMEOUT_MSEC), and its error code for it (ErrorCode.RequestTimeout). */
+const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT = -32001;
+
 const SCHEMA = { type: 'object', properties: { confirm: { type: 'boolean', title: 'Go ahead?' } }, required: ['confirm'] };
 
 /** Whether this version has URL-mode elicitation, which the guarded wiring's card is. */
@@ -35,12 +39,15 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
 
   // The record, by approval: the pending request's state, its version, and which turn's response took it.
   const requestApproval = new Map<number, string>();
-  const states = new Map<string, 'unspent' | 'spent'>();
+  const states = new Map<string, 'unspent' | 'spent' | 'absent'>();
   const takenBy = new Map<string, string>();
   const requestOf = new Map<string, number | string>();
   let version = 0;
   let started = false;
   const key = (approvalId: string, mode: Access['mode']): Access => ({ key: `record:${approvalId}`, mode });
+
+  /** The request id a response is looking up now: its delete, in the same tick, is the response taking it. */
+  let answering: number | undefined;
 
   class PendingRequests extends Map<number, unknown> {
     override set(id: number, handler: unknown): this {
@@ -56,6 +63,7 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
     override get(id: number): unknown {
       const approvalId = requestApproval.get(id);
       const now = turns.getStore();
+      answering = id;
       if (approvalId !== undefined && now) {
         env.accessed(key(approvalId, 'read'), `pending.get(${id})`);
         if (report) env.history.emit({ kind: 'record-read', actor: now.turn, approvalId, version, state: super.has(id) ? 'unspent' : (states.get(approvalId) ?? 'absent') });
@@ -66,11 +74,16 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
       const approvalId = requestApproval.get(id);
       const now = turns.getStore();
       const had = super.delete(id);
+      // A response takes the request it just looked up; any other delete is the request's timeout (or its cancel),
+      // on a timer no gate opens: the request is gone, and nothing will take it.
+      const taken = answering === id;
+      answering = undefined;
       if (approvalId !== undefined && now && had) {
-        states.set(approvalId, 'spent');
-        takenBy.set(approvalId, now.turn);
+        states.set(approvalId, taken ? 'spent' : 'absent');
+        if (taken) takenBy.set(approvalId, now.turn);
+        env.declare(key(approvalId, 'write'));
         env.accessed(key(approvalId, 'write'), `pending.delete(${id})`);
-        if (report) env.history.emit({ kind: 'record-write', actor: now.turn, approvalId, version: ++version, from: 'unspent', state: 'spent' });
+        if (report) env.history.emit({ kind: 'record-write', actor: now.turn, approvalId, version: ++version, from: 'unspent', state: taken ? 'spent' : 'absent' });
       }
       return had;
     }
@@ -139,8 +152,9 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
   let proposals = 0;
 
   /**
-   * The host's model calls a tool; the call stays open until the answer (its 60 s timeout is the late-answer
-   * scenario's, not this one's). Returns the approval and the card the server's elicitation shows.
+   * The host's model calls a tool; the call stays open until the answer, or until the SDK's request timeout (60 s, on
+   * the virtual clock) passes: then the host gives up on it and tells the user the call failed. Returns the approval
+   * and the card the server's elicitation shows.
    */
   const call = async (turn: string, alternatives: ProposalRequest['alternatives']) => {
     const action = await env.model.decide(turn, 'propose', alternatives);
@@ -149,7 +163,7 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
     const card = new Promise<void>((resolve) => shown.set(approvalId, resolve));
     const { client } = live;
     void turns
-      .run({ turn, approvalId }, () => client.callTool({ name: action.operation, arguments: toolInput(action) }, undefined, { timeout: 2 ** 31 - 1 }))
+      .run({ turn, approvalId }, () => client.callTool({ name: action.operation, arguments: toolInput(action) }))
       .then(
         // The host shows the tool's result (an error included): the turn whose answer it was tells the user.
         async (result: { content?: { text?: string }[]; isError?: boolean }) => {
@@ -157,7 +171,12 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
           const says = guard ? guardedTold(result) : told(result);
           if (teller && says) await turns.run({ turn: teller, approvalId }, () => env.connections.disclose(teller, approvalId, says));
         },
-        () => {},
+        // The request timed out: the host stopped waiting for the answer, and shows the user the call failed.
+        async (error: { code?: number }) => {
+          if (error?.code !== REQUEST_TIMEOUT) return;
+          env.history.emit({ kind: 'deny', actor: turn, approvalId, action, expired: true });
+          await turns.run({ turn, approvalId }, () => env.connections.disclose(turn, approvalId, 'not-happened'));
+        },
       );
     return { approvalId, action, card };
   };
@@ -180,6 +199,8 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
       for (const { approvalId, action } of calls) await env.connections.deliverCard(turn, approvalId, action);
       return calls.map(({ approvalId, action }) => ({ approvalId, action }));
     },
+
+    answerTimeout: REQUEST_TIMEOUT_MS,
 
     async resume(turn, { approvalId, approved }) {
       const id = requestOf.get(approvalId);

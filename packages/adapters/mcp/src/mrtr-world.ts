@@ -19,6 +19,9 @@ import type { MrtrLib } from './lib.js';
 import { guardedTold, openGuard, told } from './outcomes.js';
 import { turns } from './turns.js';
 
+/** examples/mrtr's time to live for a request state. */
+const TTL_SECONDS = 600;
+
 /**
  * The codec's key for a process of the server: examples/mrtr draws a random one at start, so a restart has another.
  * Here it is fixed per process (the world's generation), for worlds that behave the same every time.
@@ -41,7 +44,7 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean, guarded:
   const guard = guarded ? openGuard(env) : undefined;
   let generation = 0;
   // Guarded, the key is the server's configuration, the same in every process.
-  const codecOf = () => (signed ? createRequestStateCodec({ key: keyOf(guard ? 0 : generation), ttlSeconds: 600 }) : undefined);
+  const codecOf = () => (signed ? createRequestStateCodec({ key: keyOf(guard ? 0 : generation), ttlSeconds: TTL_SECONDS }) : undefined);
   let codec = codecOf();
   const record = (approvalId: string) => `record:${approvalId}`;
 
@@ -152,6 +155,9 @@ export function mrtrWorld(env: WorldEnv, lib: MrtrLib, signed: boolean, guarded:
       for (const { approvalId, action } of opened) await env.connections.deliverCard(turn, approvalId, action);
       return opened.map(({ approvalId, action }) => ({ approvalId, action }));
     },
+
+    // The codec's time to live: a request state older than that is refused. Without the codec nothing expires.
+    ...(codec ? { answerTimeout: TTL_SECONDS * 1000 } : {}),
 
     async resume(turn, { approvalId, approved }) {
       const card = cards.get(approvalId);

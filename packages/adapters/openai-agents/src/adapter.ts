@@ -19,6 +19,7 @@ export async function openaiAgentsAdapter(lib: AgentsLib): Promise<Adapter> {
     // One agent and one state store serve every turn.
     turnsAlike: () => true,
     applicability(scenario, wiringId) {
+      if (scenario === 'late-answer') return { applicable: false, reason: 'not modelled yet for this framework: what its runtime does once its own wait for an answer has passed (issue 57)' };
       const wiring = WIRINGS.find((w) => w.id === wiringId);
       if (!wiring) return { applicable: false, reason: `no wiring '${wiringId}'` };
       const missing = wiring.unavailable(features);

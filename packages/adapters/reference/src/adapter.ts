@@ -1,8 +1,8 @@
 // The reference runtime as an adapter: 12 wirings (the switch combinations) over two stores.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Adapter, type World } from '@approval-conformance/core/contract';
-import { GatedGuardStore, GuardedApp } from '@approval-conformance/core/kit';
+import { type Action, type Adapter, type PendingApproval, type World } from '@approval-conformance/core/contract';
+import { GatedGuardStore, GuardedApp, virtualNow } from '@approval-conformance/core/kit';
 import Database from 'better-sqlite3';
 import { MemoryGuardStore, type GuardStore } from '@approval-conformance/guard';
 import { SqliteGuardStore } from '@approval-conformance/guard/sqlite';
@@ -17,6 +17,9 @@ import { GUARDED, GUARDED_INFO, WIRING_INFO, WIRINGS } from './wirings.js';
 
 /** Every store the runtime has; `postgres` runs only where a server is configured (see `availableStores`). */
 export const STORES = ['memory', 'sqlite', 'postgres'] as const;
+
+/** How long the reference runtime waits for an answer (late-answer): a minute, as a request's timeout often is. */
+export const ANSWER_TIMEOUT = 60_000;
 
 /** The stores this process can run: PostgreSQL only with APPROVAL_CONFORMANCE_POSTGRES set. */
 export const availableStores = (): string[] => STORES.filter((s) => s !== 'postgres' || postgresUrl() !== undefined);
@@ -79,10 +82,31 @@ export const referenceAdapter: Adapter = {
         guard && new GuardedApp(new GatedGuardStore(guard.store, env.gate, io, env.history), env.backend, cards, `p${++incarnation}`),
       );
     let runtime = start();
+    // When each pending approval was proposed, on the run's virtual clock (none outside one: there no time passes).
+    // An answer that comes more than ANSWER_TIMEOUT later is refused: the runtime stopped waiting for it.
+    let proposedAt = new Map<string, { at: number; action: Action }>();
+    const noted = (pending: PendingApproval | undefined) => {
+      const at = virtualNow();
+      if (pending && at !== undefined) proposedAt.set(pending.approvalId, { at, action: pending.action });
+      return pending;
+    };
     const world: World = {
-      propose: (turn, request) => runtime.propose(turn, request),
-      proposeMany: (turn, requests) => runtime.proposeMany(turn, requests),
-      resume: (turn, answer) => runtime.resume(turn, answer),
+      propose: async (turn, request) => noted(await runtime.propose(turn, request)),
+      proposeMany: async (turn, requests) => {
+        const all = await runtime.proposeMany(turn, requests);
+        all?.forEach(noted);
+        return all;
+      },
+      answerTimeout: ANSWER_TIMEOUT,
+      async resume(turn, answer) {
+        const proposed = proposedAt.get(answer.approvalId);
+        const now = virtualNow();
+        if (proposed && now !== undefined && now - proposed.at > ANSWER_TIMEOUT) {
+          env.history.emit({ kind: 'deny', actor: turn, approvalId: answer.approvalId, action: proposed.action, expired: true });
+          return env.connections.disclose(turn, answer.approvalId, 'not-happened');
+        }
+        return runtime.resume(turn, answer);
+      },
       ...(isGuarded ? { approve: (turn: string, approvalId: string) => runtime.approve(turn, approvalId) } : {}),
       inspect: async (approvalId) => {
         const record = await io(store.read(approvalId));
@@ -106,11 +130,12 @@ export const referenceAdapter: Adapter = {
               ...(guard?.store instanceof MemoryGuardStore ? Object.fromEntries(guard.store.records().map((r) => [`guard:${r.id}`, JSON.stringify(r)])) : {}),
             }),
           }),
-      snapshot: async () => ({ records: await io(store.dump()), proposals: runtime.proposals }),
+      snapshot: async () => ({ records: await io(store.dump()), proposals: runtime.proposals, proposedAt: [...proposedAt] }),
       restore: async (snapshot) => {
-        const { records, proposals } = snapshot as { records: StoredApproval[]; proposals: number };
+        const { records, proposals, proposedAt: at } = snapshot as { records: StoredApproval[]; proposals: number; proposedAt: [string, { at: number; action: Action }][] };
         await io(store.load(records));
         runtime.proposals = proposals;
+        proposedAt = new Map(at);
       },
       close: async () => {
         guard?.close();

@@ -15,6 +15,12 @@ describe('the reference runtime beyond its switches', () => {
     expect(await verdicts('re-proposal', 'after-snapshot')).toEqual({ binding: 'pass' });
   });
 
+  it('refuses an answer that comes after its own timeout (a minute), and tells the user it did not happen, on every wiring', async () => {
+    for (const wiring of ['after-snapshot', 'cas-fresh', 'guarded-after-snapshot']) {
+      expect(await verdicts('late-answer', wiring)).toEqual({ integrity: 'pass', disclosure: 'pass' });
+    }
+  });
+
   it('runs the action against a world that changed after the card was shown', async () => {
     expect(await verdicts('world-drift', 'cas-fresh')).toEqual({ binding: 'fail' });
   });

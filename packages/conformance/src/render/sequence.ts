@@ -23,7 +23,7 @@ function arrow(event: HistoryEvent): { to: string; label: string } {
     case 'delivery':
       return { to: 'client', label: `card ${event.approvalId}${event.live ? '' : ' (to a closed connection)'}` };
     case 'deny':
-      return { to: 'record', label: `deny ${event.approvalId}` };
+      return { to: 'record', label: `${event.expired ? 'expire' : 'deny'} ${event.approvalId}` };
     case 'approve':
       return { to: 'record', label: `${event.by === 'forged' ? 'forged approval' : 'approve'} ${event.approvalId}` };
     case 'tamper':

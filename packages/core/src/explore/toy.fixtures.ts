@@ -9,6 +9,8 @@ export interface ToyOptions {
   readonly atomic?: boolean;
   /** Throw at the end of every resume. */
   readonly throws?: boolean;
+  /** Give up waiting for an answer a second after the proposal, then refuse a late one, or run it anyway. */
+  readonly expires?: 'refuses' | 'runs';
 }
 
 let worldsBuilt = 0;
@@ -32,13 +34,22 @@ function toyWorld(env: WorldEnv, options: ToyOptions, n: number): World {
     history.emit({ kind: 'record-write', actor, approvalId: 'a1', version: ++version, from: state, state: next, ...(conditional ? { conditional } : {}) });
     state = next;
   };
+  let expired = false;
   return {
     async propose(turn) {
       await gate(turn, 'store.create(a1)');
       write(turn, 'unspent');
+      if (options.expires) {
+        setTimeout(() => {
+          expired = true;
+          history.emit({ kind: 'deny', actor: turn, approvalId: 'a1', action: TRANSFER, expired: true });
+        }, 1000);
+      }
       return { approvalId: 'a1', action: TRANSFER };
     },
+    ...(options.expires ? { answerTimeout: 1000 } : {}),
     async resume(turn) {
+      if (expired && options.expires === 'refuses') return;
       if (options.flaky && n % 2 === 1) await gate(turn, 'cache.warm');
       await gate(turn, 'store.read(a1)', { access: [{ key: 'record:a1', mode: 'read' }] });
       history.emit({ kind: 'record-read', actor: turn, approvalId: 'a1', version, state });

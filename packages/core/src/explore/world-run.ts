@@ -98,7 +98,7 @@ export async function runWorld(subject: Subject, selector: Selector, options: Wo
         await scenario.program(world, fakes, ctl);
       },
       selector,
-      { setupCache, trackNativeWork: adapter.awaitsNativeWork === true, fakeTimers: adapter.sleeps === true },
+      { setupCache, trackNativeWork: adapter.awaitsNativeWork === true, fakeTimers: adapter.sleeps === true || scenario.virtualClock === true },
     );
   } finally {
     // Turns that were stopped or timed out still hold promises; they are dropped, never awaited.

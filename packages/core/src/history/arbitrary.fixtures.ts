@@ -108,6 +108,7 @@ const stray: fc.Arbitrary<Template> = fc.oneof(
     weight: 2,
   },
   { arbitrary: fc.record({ kind: fc.constant('deny' as const), actor: fc.constant('user'), approvalId, action }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('deny' as const), actor: turn, approvalId, action, expired: fc.constant(true as const) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('tamper' as const), actor: fc.constant('holder'), approvalId, what: fc.constant('edited') }), weight: 1 },
   { arbitrary: effect(turn, approvalId, fc.constantFrom('d1', 'd2', 'd3')), weight: 5 },
   { arbitrary: disclosure(turn, approvalId), weight: 2 },

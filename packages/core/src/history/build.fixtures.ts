@@ -84,6 +84,11 @@ export function deny(approvalId: string, action: Action = TRANSFER, actor: Actor
   return { kind: 'deny', actor, approvalId, action };
 }
 
+/** The runtime stopped waiting for an approval's answer: it expired (final). */
+export function expire(approvalId: string, actor: Actor = 't0', action: Action = TRANSFER): Deny {
+  return { kind: 'deny', actor, approvalId, action, expired: true };
+}
+
 export function forge(approvalId: string, action: Action = TRANSFER, actor: Actor = 'holder'): Approve {
   return { kind: 'approve', actor, approvalId, by: 'forged', action };
 }

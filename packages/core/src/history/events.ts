@@ -78,12 +78,17 @@ export interface Approve extends Base {
   readonly action: Action;
 }
 
-/** The human said no to an approval's action: it must never run (integrity). */
+/**
+ * The human said no to an approval's action: it must never run (integrity). `expired`: the runtime itself gave up
+ * waiting for the answer (its own timeout passed, and it said so to its caller); that is final, and no answer after it
+ * may run the action.
+ */
 export interface Deny extends Base {
   readonly kind: 'deny';
   readonly approvalId: string;
-  /** The action the user was shown and refused. */
+  /** The action the user was shown and refused, or whose answer the runtime stopped waiting for. */
   readonly action: Action;
+  readonly expired?: true;
 }
 
 /** Whoever holds the state (a client transcript, a serialized run state) changed it. */

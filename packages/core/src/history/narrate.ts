@@ -24,7 +24,9 @@ export function narrate(event: HistoryEvent): string {
         ? `${event.actor} approved ${event.approvalId}: ${formatAction(event.action)}`
         : `${event.actor} forged an approval for ${event.approvalId}: ${formatAction(event.action)}`;
     case 'deny':
-      return `${event.actor} denied ${event.approvalId}: ${formatAction(event.action)}`;
+      return event.expired
+        ? `${event.actor} stopped waiting for the answer to ${event.approvalId}: it expired (${formatAction(event.action)})`
+        : `${event.actor} denied ${event.approvalId}: ${formatAction(event.action)}`;
     case 'tamper':
       return `${event.actor} tampered with ${event.approvalId}: ${event.what}`;
     case 'effect': {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approve, deny, effect, forge, NOTIFY, tamper, TRANSFER_1000 } from '../history/build.fixtures.js';
+import { approve, deny, effect, expire, forge, NOTIFY, tamper, TRANSFER_1000 } from '../history/build.fixtures.js';
 import { CAS_HOLDS, SETUP } from '../history/essay.fixtures.js';
 import { integrity } from './integrity.js';
 
@@ -44,6 +44,16 @@ describe('integrity', () => {
     expect(result.explanation).toBe(
       't1 executed a2 as notify(template="refund-sent") on customer-1, but user had denied it.',
     );
+  });
+
+  it('holds when an approval expired unanswered and nothing ran', () => {
+    expect(integrity([expire('a1'), approve('a1')]).holds).toBe(true);
+  });
+
+  it('fails a late answer that ran an expired approval: no approval after the expiry revives it', () => {
+    const result = integrity([expire('a1'), approve('a1'), effect('t1', 'a1', 'd1')]);
+    expect(result.witness).toEqual([0, 2]);
+    expect(result.explanation).toBe('t1 executed a1 as transfer(amount=100) on acct-1, but t0 had stopped waiting for its answer: it had expired, and no answer after that may run it.');
   });
 
   it('ignores tools that need no approval', () => {

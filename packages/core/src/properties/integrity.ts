@@ -1,5 +1,6 @@
-// integrity: an approval no human gave, one the human denied, or one whose action was altered by whoever holds the
-// state (a client transcript, a serialized run state), is not executed. Any executed effect of a tool that needs approval counts,
+// integrity: an approval no human gave, one the human denied, one that expired (the runtime stopped waiting for its
+// answer: no answer after that revives it), or one whose action was altered by whoever holds the state (a client
+// transcript, a serialized run state), is not executed. Any executed effect of a tool that needs approval counts,
 // applied or refused by the backend: the runtime acted on the approval either way. So does an effect of a tool that
 // needs none, when it ran on an approval someone forged: the holder made the runtime act.
 import { actionsEqual, formatAction } from '../history/action.js';
@@ -24,6 +25,15 @@ export function integrity(history: History): PropertyResult {
       .map((t) => ` ${t.event.actor} had tampered with it (${t.event.what}).`)
       .join('');
     const approval = lastHuman.get(id);
+    const expired = lastBefore(history, index, 'deny', (d) => d.approvalId === id && d.expired === true);
+    if (expired !== undefined) {
+      return violated(
+        'integrity',
+        [expired.index, ...tampers.map((t) => t.index), index],
+        `${event.actor} executed ${id} as ${formatAction(event.action)}, but ${expired.event.actor} had stopped waiting for its answer: ` +
+          `it had expired, and no answer after that may run it.${tampered}`,
+      );
+    }
     const denied = lastBefore(history, index, 'deny', (d) => d.approvalId === id);
     if (denied !== undefined && (approval === undefined || approval.index < denied.index)) {
       return violated(

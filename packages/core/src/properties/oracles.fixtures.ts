@@ -111,7 +111,9 @@ const integrity: Oracle = (history) =>
     // A denial after the last approval (or with none) forbids it.
     const lastApproval = last === undefined ? -1 : history.lastIndexOf(last, i);
     const deniedAfter = history.slice(lastApproval + 1, i).some((e) => e.kind === 'deny' && e.approvalId === event.approvalId);
-    return last !== undefined && !deniedAfter && sameAction(last.action, event.action);
+    // An expiry is final: no approval after it counts.
+    const expired = history.slice(0, i).some((e) => e.kind === 'deny' && e.expired === true && e.approvalId === event.approvalId);
+    return last !== undefined && !deniedAfter && !expired && sameAction(last.action, event.action);
   });
 
 export const ORACLES: Readonly<Record<PropertyId, Oracle>> = {

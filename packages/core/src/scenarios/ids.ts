@@ -13,6 +13,8 @@ export const SCENARIO_IDS = [
   'two-approvals',
   // double-resume with three turns (three-tabs.ts); run only when named (`Scenario.optIn`).
   'three-tabs',
+  // The answer comes after the runtime's own timeout for it (late-answer.ts).
+  'late-answer',
   // The same as double-resume, replay and crash-restart, against a backend that ignores idempotency keys (guarded
   // wirings only: no-keys.ts).
   'double-resume-no-keys',

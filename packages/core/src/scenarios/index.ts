@@ -12,6 +12,7 @@ import { worldDrift } from './world-drift.js';
 import { crashRestartNoKeys, doubleResumeNoKeys, replayNoKeys } from './no-keys.js';
 import { threeTabs } from './three-tabs.js';
 import { twoApprovals } from './two-approvals.js';
+import { lateAnswer } from './late-answer.js';
 
 export * from './ids.js';
 export * from './scenario.js';
@@ -33,6 +34,7 @@ export const SCENARIOS: ReadonlyMap<ScenarioId, Scenario> = new Map([
   [crashRestartNoKeys.id, crashRestartNoKeys],
   [twoApprovals.id, twoApprovals],
   [threeTabs.id, threeTabs],
+  [lateAnswer.id, lateAnswer],
 ]);
 
 /** The scenarios a run with no scenario list runs: all but those run only when named (`optIn`). */

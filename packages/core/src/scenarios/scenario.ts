@@ -45,6 +45,11 @@ export interface Scenario {
    * every row is measured and the default matrix has room for it.
    */
   readonly optIn?: true;
+  /**
+   * Runs on a virtual clock whatever the adapter says (`Adapter.sleeps`): its program lets time pass (`ctl.elapse`),
+   * and the subject's timers fire as they fall due, each when every turn is blocked.
+   */
+  readonly virtualClock?: true;
   program(world: World, fakes: Fakes, ctl: Controller): Promise<void>;
   /**
    * A gap the design admits on purpose: return its description when this violation falls inside it. The verdict is

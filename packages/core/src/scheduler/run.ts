@@ -35,6 +35,12 @@ export interface Controller {
    */
   setup<T>(body: () => Promise<T>): Promise<T>;
   /**
+   * Let `ms` of virtual time pass in the scenario's own code (nobody answers for a while): the subject's timers fire
+   * in the order they fall due, each when every turn is blocked. Only on a virtual clock (a scenario that says
+   * `virtualClock`, or a subject that sleeps); anywhere else it rejects, and never waits in real time.
+   */
+  elapse(ms: number): Promise<void>;
+  /**
    * Await I/O outside any gate (a query to a database server): the scheduler waits for it to answer before it
    * calls the turns settled, however many event-loop rounds that takes. Never wrap work that waits on another turn
    * (a lock held by a turn parked at a gate): that turn can only move once this one settles.
@@ -264,6 +270,11 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
       const done = outcomes.get(turn);
       if (done) return Promise.resolve(done);
       return new Promise((resolve) => joiners.set(turn, [...(joiners.get(turn) ?? []), resolve]));
+    },
+    elapse(ms) {
+      if (!clock) return Promise.reject(new Error('elapse needs a virtual clock: the scenario says virtualClock, or the adapter sleeps'));
+      // The program runs on the clock, so this is a virtual timer: it fires once every earlier one has.
+      return new Promise((resolve) => setTimeout(resolve, ms));
     },
     async setup<T>(body: () => Promise<T>): Promise<T> {
       const cached = await limits.setupCache?.load();

@@ -51,3 +51,27 @@ describe('fake timers', () => {
     expect(woke[79]! - woke[0]!).toBe(79 * 25);
   });
 });
+
+describe('elapse', () => {
+  it("lets the scenario's own code wait out the subject's timers, which fire first, in the order they fall due", async () => {
+    const fired: string[] = [];
+    const program: Program = async (ctl) => {
+      // A runtime's timeout, armed in a turn's code, and the scenario waiting past it.
+      ctl.spawn('t1', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 60_000));
+        fired.push(`timeout at ${Date.now() - Date.UTC(2026, 0, 1)}`);
+        await ctl.gate('t1', 'gave-up', { access: write });
+      });
+      await ctl.elapse(61_000);
+      fired.push(`scenario at ${Date.now() - Date.UTC(2026, 0, 1)}`);
+    };
+    const run = await runSchedule(program, replaySelector(parseSchedule('t1:1')), { fakeTimers: true });
+    expect(run.status).toBe('complete');
+    expect(fired).toEqual(['timeout at 60000', 'scenario at 61000']);
+  });
+
+  it('refuses to wait in real time: without a virtual clock the program fails at once', async () => {
+    const program: Program = async (ctl) => ctl.elapse(60_000);
+    await expect(runSchedule(program, replaySelector(parseSchedule('')))).rejects.toThrow(/elapse needs a virtual clock/);
+  });
+});
