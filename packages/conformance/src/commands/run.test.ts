@@ -132,7 +132,7 @@ describe('approval-conformance run', () => {
         version: '0.0.0',
         spec: 'reference',
         packages: {},
-        units: 20,
+        units: 22, // two wirings, each running the eleven default scenarios on memory
         wirings: expect.arrayContaining([{ id: 'cas-fresh', description: expect.any(String) }]),
         // The parts of its units' keys, for --reuse.
         keys: { suite: expect.stringMatching(/^[0-9a-f]{64}$/), adapter: expect.stringMatching(/^[0-9a-f]{64}$/), tree: 'builtin', node: process.version },
