@@ -156,7 +156,7 @@ export function defaultScope(
   running?: readonly ScenarioId[],
 ): { wirings?: string[]; stores?: string[]; scenarios?: ScenarioId[] } | undefined {
   const only = fw.newestOnly;
-  const peers = fw.line ? versions.filter((v) => fw.line!(v) === fw.line!(version)) : versions;
+  const peers = fw.line && semver.valid(version) ? versions.filter((v) => semver.valid(v) && fw.line!(v) === fw.line!(version)) : versions;
   const newest = semver.rsort(peers.filter((v) => semver.valid(v)))[0];
   const everywhere = fw.defaultWirings && !asked.wirings ? shape.wirings.filter((w) => fw.defaultWirings!.includes(w)) : undefined;
   if (newest === undefined || version === newest) return everywhere ? { wirings: everywhere } : undefined;

@@ -136,6 +136,7 @@ function registered(d: FrameworkDescriptor, adapter: string | undefined, givenAs
     ...guarded('shape', d.shape),
     ...guarded('defaults', d.defaults),
     ...guarded('listReleases', d.listReleases),
+    ...guarded('line', d.line),
   });
   return fw;
 }

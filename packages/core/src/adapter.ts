@@ -123,8 +123,8 @@ export interface World {
   /**
    * How long, in milliseconds, the runtime waits for the human's answer to a pending confirmation before it gives up
    * on it (a request's timeout, a signed state's time to live). `late-answer` lets that much time pass before the
-   * human answers, on a virtual clock. Leave it out where nothing expires, and say so in `applicability`. A world
-   * whose runtime gives up and says so to its caller reports it as a `deny` with `expired`.
+   * human answers, on a virtual clock, and records the expiry (a `deny` with `expired`): from then on no answer may
+   * run it. Leave it out where nothing expires, and say so in `applicability`.
    */
   readonly answerTimeout?: number;
   /**

@@ -63,7 +63,7 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
     override get(id: number): unknown {
       const approvalId = requestApproval.get(id);
       const now = turns.getStore();
-      answering = id;
+      if (super.has(id)) answering = id;
       if (approvalId !== undefined && now) {
         env.accessed(key(approvalId, 'read'), `pending.get(${id})`);
         if (report) env.history.emit({ kind: 'record-read', actor: now.turn, approvalId, version, state: super.has(id) ? 'unspent' : (states.get(approvalId) ?? 'absent') });
@@ -81,7 +81,8 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
       if (approvalId !== undefined && now && had) {
         states.set(approvalId, taken ? 'spent' : 'absent');
         if (taken) takenBy.set(approvalId, now.turn);
-        env.declare(key(approvalId, 'write'));
+        // A timeout's delete runs on a timer, in whatever release is open then: it says what it touched.
+        else env.declare(key(approvalId, 'write'));
         env.accessed(key(approvalId, 'write'), `pending.delete(${id})`);
         if (report) env.history.emit({ kind: 'record-write', actor: now.turn, approvalId, version: ++version, from: 'unspent', state: taken ? 'spent' : 'absent' });
       }
@@ -174,7 +175,6 @@ export function legacyWorld(env: WorldEnv, lib: LegacyLib, guarded: boolean): Wo
         // The request timed out: the host stopped waiting for the answer, and shows the user the call failed.
         async (error: { code?: number }) => {
           if (error?.code !== REQUEST_TIMEOUT) return;
-          env.history.emit({ kind: 'deny', actor: turn, approvalId, action, expired: true });
           await turns.run({ turn, approvalId }, () => env.connections.disclose(turn, approvalId, 'not-happened'));
         },
       );

@@ -1,7 +1,7 @@
 // The reference runtime as an adapter: 12 wirings (the switch combinations) over two stores.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Action, type Adapter, type PendingApproval, type World } from '@approval-conformance/core/contract';
+import { type Adapter, type PendingApproval, type World } from '@approval-conformance/core/contract';
 import { GatedGuardStore, GuardedApp, virtualNow } from '@approval-conformance/core/kit';
 import Database from 'better-sqlite3';
 import { MemoryGuardStore, type GuardStore } from '@approval-conformance/guard';
@@ -84,10 +84,10 @@ export const referenceAdapter: Adapter = {
     let runtime = start();
     // When each pending approval was proposed, on the run's virtual clock (none outside one: there no time passes).
     // An answer that comes more than ANSWER_TIMEOUT later is refused: the runtime stopped waiting for it.
-    let proposedAt = new Map<string, { at: number; action: Action }>();
+    let proposedAt = new Map<string, number>();
     const noted = (pending: PendingApproval | undefined) => {
       const at = virtualNow();
-      if (pending && at !== undefined) proposedAt.set(pending.approvalId, { at, action: pending.action });
+      if (pending && at !== undefined) proposedAt.set(pending.approvalId, at);
       return pending;
     };
     const world: World = {
@@ -101,10 +101,8 @@ export const referenceAdapter: Adapter = {
       async resume(turn, answer) {
         const proposed = proposedAt.get(answer.approvalId);
         const now = virtualNow();
-        if (proposed && now !== undefined && now - proposed.at > ANSWER_TIMEOUT) {
-          env.history.emit({ kind: 'deny', actor: turn, approvalId: answer.approvalId, action: proposed.action, expired: true });
-          return env.connections.disclose(turn, answer.approvalId, 'not-happened');
-        }
+        // Past its wait (the scenario records the expiry): refused, and the user told it did not happen.
+        if (proposed !== undefined && now !== undefined && now - proposed > ANSWER_TIMEOUT) return env.connections.disclose(turn, answer.approvalId, 'not-happened');
         return runtime.resume(turn, answer);
       },
       ...(isGuarded ? { approve: (turn: string, approvalId: string) => runtime.approve(turn, approvalId) } : {}),
@@ -132,7 +130,7 @@ export const referenceAdapter: Adapter = {
           }),
       snapshot: async () => ({ records: await io(store.dump()), proposals: runtime.proposals, proposedAt: [...proposedAt] }),
       restore: async (snapshot) => {
-        const { records, proposals, proposedAt: at } = snapshot as { records: StoredApproval[]; proposals: number; proposedAt: [string, { at: number; action: Action }][] };
+        const { records, proposals, proposedAt: at } = snapshot as { records: StoredApproval[]; proposals: number; proposedAt: [string, number][] };
         await io(store.load(records));
         runtime.proposals = proposals;
         proposedAt = new Map(at);

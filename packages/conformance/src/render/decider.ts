@@ -118,12 +118,14 @@ export function newestTarget(framework: string, targets: readonly ResultTarget[]
  * MCP's legacy 1.x and its MRTR 2.x are different protocols), newest first; one line when it has none.
  */
 export function newestOfEachLine(framework: string, targets: readonly ResultTarget[], cells: readonly ResultCell[]): ResultTarget[] {
-  const line = registered().find((f) => f.name === framework)?.line;
+  const fw = registered().find((f) => f.name === framework);
   const newest = newestTarget(framework, targets, cells);
-  if (!line || !newest) return newest ? [newest] : [];
-  const lines = new Set(targets.filter((t) => t.framework === framework && semver.valid(t.version)).map((t) => line(t.version)));
+  // Lines are told apart by release number: a version that is not one (a local build's) stays with the newest.
+  const lineOf = (version: string) => (semver.valid(version) ? fw!.line!(version) : undefined);
+  if (!fw?.line || !newest || lineOf(newest.version) === undefined) return newest ? [newest] : [];
+  const lines = new Set(targets.filter((t) => t.framework === framework).map((t) => lineOf(t.version)).filter((l) => l !== undefined));
   return [...lines]
-    .map((l) => newestTarget(framework, targets.filter((t) => t.framework !== framework || (semver.valid(t.version) && line(t.version) === l)), cells))
+    .map((l) => newestTarget(framework, targets.filter((t) => t.framework !== framework || lineOf(t.version) === l), cells))
     .filter((t): t is ResultTarget => t !== undefined)
     .sort((a, b) => semver.compare(b.version, a.version));
 }

@@ -172,7 +172,9 @@ function headline(answers: readonly FrameworkAnswer[], properties: readonly Prop
   const first = !properties.includes('at-most-once')
     ? 'These results do not check at-most-once, so they do not say which wiring keeps an approved action to one run.'
     : one !== undefined
-      ? `At ${lines.size > 0 ? 'the newest version of each of its release lines' : 'its newest version'}, ${one} ${keeping.length === 0 ? 'has no' : 'has a'} documented wiring that keeps an approved action to one run under every schedule explored.`
+      ? lines.size > 0
+        ? `Of ${one}'s ${answers.length} release lines, at their newest version, ${keeping.length === 0 ? 'none has' : keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} has`} a documented wiring that keeps an approved action to one run under every schedule explored.`
+        : `At its newest version, ${one} ${keeping.length === 0 ? 'has no' : 'has a'} documented wiring that keeps an approved action to one run under every schedule explored.`
       : keeping.length === 0
         ? `Of the ${frameworks} frameworks here, ${newest}, none has a documented wiring that keeps an approved action to one run under every schedule explored.`
         : `Of the ${frameworks} frameworks here, ${newest}, ${keeping.length === answers.length ? 'every one has' : `only ${listed(keeping)} ${keeping.length === 1 ? 'has' : 'have'}`} a documented wiring that keeps an approved action to one run under every schedule explored.`;
@@ -217,7 +219,7 @@ function summaryTable(f: Inline, input: ReportInput): Block[] {
     {
       kind: 'p',
       inline: f.text(
-        "Each framework at its newest version, the closest to safe first: the wiring its docs show first (default), the documented wiring that keeps the most properties (safest; where the framework's own fix keeps more, the fix is the one marked safest, and the other reads best without the fix), " +
+        "Each framework at its newest version (of each release line, where it has several), the closest to safe first: the wiring its docs show first (default), the documented wiring that keeps the most properties (safest; where the framework's own fix keeps more, the fix is the one marked safest, and the other reads best without the fix), " +
           "the framework's own fix where its docs or examples show one (with its page), and the documented pattern with the approval guard added (guarded: our fix). " +
           '✓ holds under every schedule of every scenario and store; ✗ fails (it links to the shortest failure\'s story); ◐ holds where explored, not every schedule; ! no verdict (error or timeout); · not checked. ' +
           'Below, per framework, each failure in one line, with where its docs or tracker admit it and a standalone reproduction.',
@@ -293,9 +295,11 @@ function wiringItem(f: Inline, title: string, w: WiringOutcome, triage: readonly
 /** Per framework: the docs' default, the safest documented wiring, the fix, and what the framework itself says. */
 function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntry[]): Block[] {
   const blocks: Block[] = [];
-  // In the grid's order, closest to safe first.
-  for (const { a, f: g, cells, run } of answersOf(f, input)) {
-    blocks.push({ kind: 'h', level: 3, text: `${a.framework} ${a.version}`, id: `framework-${a.framework}` });
+  // In the grid's order, closest to safe first. A framework with a row per release line has a section per line.
+  const answers = answersOf(f, input);
+  const lined = (framework: string) => answers.filter((x) => x.a.framework === framework).length > 1;
+  for (const { a, f: g, cells, run } of answers) {
+    blocks.push({ kind: 'h', level: 3, text: `${a.framework} ${a.version}`, id: lined(a.framework) ? `framework-${a.framework}-${a.version}` : `framework-${a.framework}` });
     const items: Item[] = [];
     if (run) {
       const when = run.updated ? `, last cell written ${run.updated}` : '';
@@ -313,7 +317,7 @@ function perFramework(f: Inline, input: ReportInput, triage: readonly TriageEntr
       const how = ` ${f.text('How to add it:')} ${f.link(f.text("the guard's README"), guardReadme(input.dir))} ${f.text('(@approval-conformance/guard, not on the registry yet: its Install section has the command that works today; its records in memory, SQLite or PostgreSQL, each backend tested by this suite).')}`;
       items.push(wiringItem(g, 'The fix, the approval guard added:', a.fix, triage, how));
     }
-    const own = triage.filter((e) => e.framework === a.framework && cells.some((c) => triageOf(c, [e]).length > 0));
+    const own = triage.filter((e) => e.framework === a.framework && cells.some((c) => c.framework === a.framework && c.version === a.version && triageOf(c, [e]).length > 0));
     for (const e of own) items.push(`${f.text(`${a.framework} says: ${e.note}`)} ${f.link(f.text('(source)'), e.link)}`);
     items.push(g.link(f.text(`Every version, wiring and cell of ${a.framework}`), g.pageHref(a.framework)));
     blocks.push({ kind: 'ul', items });

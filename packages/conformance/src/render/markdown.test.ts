@@ -35,6 +35,25 @@ describe('the Markdown reports', () => {
     expect(index).toContain('**At its newest version, ai has no documented wiring that keeps an approved action to one run under every schedule explored. The safest documented wiring keeps ');
   });
 
+  it("answer for the newest of each release line of a framework that has several (MCP's 1.x and 2.x), each in its own section", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
+    const file = join(dir, 'results.json');
+    const wirings = [{ id: 'plain', description: 'the docs', docsDefault: true as const }];
+    const at = (version: string, verdict: 'pass' | 'fail') =>
+      verdict === 'fail'
+        ? { ...failing(version), framework: 'mcp', wiring: 'plain', id: `mcp@${version}/plain/memory/double-resume/at-most-once` }
+        : cell({ version, verdict, framework: 'mcp', wiring: 'plain' });
+    const cells = [at('1.31.0', 'fail'), at('1.32.2', 'pass'), at('2.4.0', 'fail')];
+    const targets = ['1.31.0', '1.32.2', '2.4.0'].map((version) => ({ framework: 'mcp', version, spec: 'mcp', packages: {}, wirings }));
+    await writeFile(file, JSON.stringify({ schemaVersion: 2, targets, cells }));
+    expect((await cli('report', file)).code).toBe(0);
+    const index = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(index).toContain("**Of mcp's 2 release lines, at their newest version, only mcp 1.32.2 (plain) has a documented wiring that keeps an approved action to one run under every schedule explored.");
+    expect(index).toContain('### mcp 2.4.0');
+    expect(index).toContain('### mcp 1.32.2');
+    expect(index).not.toContain('### mcp 1.31.0');
+  });
+
   it('say nothing of which wiring keeps an action to one run where the results did not check at-most-once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ac-md-'));
     const file = join(dir, 'results.json');

@@ -42,7 +42,6 @@ function toyWorld(env: WorldEnv, options: ToyOptions, n: number): World {
       if (options.expires) {
         setTimeout(() => {
           expired = true;
-          history.emit({ kind: 'deny', actor: turn, approvalId: 'a1', action: TRANSFER, expired: true });
         }, 1000);
       }
       return { approvalId: 'a1', action: TRANSFER };

@@ -79,8 +79,8 @@ export interface Approve extends Base {
 }
 
 /**
- * The human said no to an approval's action: it must never run (integrity). `expired`: the runtime itself gave up
- * waiting for the answer (its own timeout passed, and it said so to its caller); that is final, and no answer after it
+ * The human said no to an approval's action: it must never run (integrity). `expired`: the runtime's own wait for the
+ * answer is over (the timeout it declares, `World.answerTimeout`, has passed); that is final, and no answer after it
  * may run the action.
  */
 export interface Deny extends Base {
