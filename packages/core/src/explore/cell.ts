@@ -242,6 +242,10 @@ async function explore(subject: Subject, options: ExploreOptions, checkpoints: C
       stats = { schedules: samples, bounded: 0, pruned: 0, exhausted: false };
     }
   } catch (error) {
+    if (error instanceof Error && error.name === 'ScenarioDoesNotApply') {
+      const reason = error.message;
+      return { mode, schedules: 0, pruned: 0, exhausted: false, verdicts: properties.map((property) => ({ property, verdict: 'not-applicable', exhaustive: false, schedules: 0, reason })), findings: [...findings] };
+    }
     const reason =
       error instanceof ScheduleMismatch
         ? `nondeterministic subject: ${error.message}`

@@ -1,4 +1,4 @@
-import { TRANSFER, type Scenario } from './scenario.js';
+import { ScenarioDoesNotApply, TRANSFER, type Scenario } from './scenario.js';
 
 // The human answers after the runtime stopped waiting: its own timeout for a pending confirmation (a request's
 // timeout, a signed state's time to live) passed with the card unanswered, and then the click comes. An expired
@@ -14,7 +14,7 @@ export const lateAnswer: Scenario = {
   bound: "one confirmation left unanswered past the runtime's timeout, then one approving answer",
   virtualClock: true,
   async program(world, fakes, ctl) {
-    if (world.answerTimeout === undefined) throw new Error('the world has no timeout for a pending answer (World.answerTimeout): late-answer does not apply to it');
+    if (world.answerTimeout === undefined) throw new ScenarioDoesNotApply('the world says no timeout for a pending answer (World.answerTimeout): nothing expires, so late-answer does not apply to it');
     fakes.connections.open('c1');
     const pending = await ctl.setup(() => world.propose('t0', { alternatives: [TRANSFER] }));
     if (!pending) throw new Error('the agent did not pause on a confirmation in the setup run');

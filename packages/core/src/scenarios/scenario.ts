@@ -58,6 +58,15 @@ export interface Scenario {
   allowedGap?(property: PropertyId, history: History, result: PropertyResult): string | undefined;
 }
 
+/**
+ * What a scenario's program throws, before any turn starts, when the world lacks what the scenario needs (a restart, a
+ * timeout for an answer): the cell is not-applicable with this reason, never an error. An adapter says so in
+ * `applicability` where it knows the scenario; this covers one written before the scenario existed.
+ */
+export class ScenarioDoesNotApply extends Error {
+  override readonly name = 'ScenarioDoesNotApply';
+}
+
 /** The action every scenario approves unless it says otherwise. */
 export const TRANSFER: Action = { operation: 'transfer', targets: ['acct-1'], params: { amount: 100 } };
 

@@ -176,6 +176,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
   let setupDepth = 0;
   let programDone = false;
   let programError: string | undefined;
+  let programThrew: unknown;
   let externalInFlight = 0;
   /** Settles waiting for the external work to end (see settle's notBusy). */
   let externalDone: (() => void)[] = [];
@@ -306,6 +307,7 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     (error: unknown) => {
       programDone = true;
       programError = error instanceof Error ? error.message : String(error);
+      programThrew = error;
     },
   );
 
@@ -358,7 +360,11 @@ async function drive(program: Program, selector: Selector, limits: RunLimits): P
     if (!(await settle(signature, finishTurns, () => externalInFlight > 0, noExternal))) {
       return await result('timeout', 'the subject kept running without reaching a gate');
     }
-    if (programError !== undefined) throw new Error(`the scenario's program failed: ${programError}`);
+    if (programError !== undefined) {
+      // A scenario that does not apply to the world says so as it is, for the cell to read not-applicable.
+      if (programThrew instanceof Error && programThrew.name === 'ScenarioDoesNotApply') throw programThrew;
+      throw new Error(`the scenario's program failed: ${programError}`);
+    }
     held.sort((a, b) => a.order - b.order);
     if (held.length === 0) {
       if (programDone && [...started].every((t) => outcomes.has(t))) return await result('complete');
