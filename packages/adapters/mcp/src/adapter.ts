@@ -1,6 +1,6 @@
 // The adapter for one installed SDK version: its line's wirings, the stores of the guard's records (the unguarded
 // wirings keep nothing on the server), the scenarios modelled so far, and a fresh world per schedule.
-import type { Adapter, ScenarioId } from '@approval-conformance/core/contract';
+import { isGuardedWiring, type Adapter, type ScenarioId } from '@approval-conformance/core/contract';
 import type { McpLib } from './lib.js';
 import { hasUrlElicitation, legacyWorld } from './legacy-world.js';
 import { mrtrWorld } from './mrtr-world.js';
@@ -32,12 +32,10 @@ const MODELLED: readonly ScenarioId[] = [
   'crash-restart-no-keys',
 ];
 
-const guardedWiring = (wiring: string) => wiring.startsWith('guarded-');
-
 /** The wirings a version has: the guarded ones need URL-mode elicitation (1.x from the release that has it). */
 export function wiringsOf(lib: McpLib) {
-  if (lib.line === '2') return lib.server['inputRequired']?.elicitUrl ? MRTR : MRTR.filter((w) => !guardedWiring(w.id));
-  return hasUrlElicitation(lib) ? LEGACY : LEGACY.filter((w) => !guardedWiring(w.id));
+  if (lib.line === '2') return lib.server['inputRequired']?.elicitUrl ? MRTR : MRTR.filter((w) => !isGuardedWiring(w.id));
+  return hasUrlElicitation(lib) ? LEGACY : LEGACY.filter((w) => !isGuardedWiring(w.id));
 }
 
 export function mcpAdapter(lib: McpLib): Adapter {
@@ -56,13 +54,13 @@ export function mcpAdapter(lib: McpLib): Adapter {
       if (scenario === 'late-answer' && lib.line === '2' && !wiring.endsWith('-codec')) {
         return { applicable: false, reason: 'nothing expires: the server keeps nothing pending between rounds, and a request state without the codec has no time to live, so a late answer is an answer' };
       }
-      if (store !== 'memory' && !guardedWiring(wiring)) {
+      if (store !== 'memory' && !isGuardedWiring(wiring)) {
         return { applicable: false, reason: 'the wiring keeps nothing on the server but the open request, in memory: the memory store\'s cell says the same' };
       }
       return { applicable: true };
     },
     async createWorld(env) {
-      const guarded = guardedWiring(env.wiring);
+      const guarded = isGuardedWiring(env.wiring);
       if (lib.line === '1') return legacyWorld(env, lib, guarded);
       return mrtrWorld(env, lib, env.wiring.endsWith('-codec'), guarded);
     },
