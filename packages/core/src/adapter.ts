@@ -213,4 +213,10 @@ export interface Adapter {
    * to a server. Worlds may keep only what carries no state from one schedule to the next.
    */
   release?(): Promise<void>;
+  /**
+   * The process is done with this adapter (a worker's last unit ran, a test file ended): free what it kept from one
+   * exploration to the next, such as a template database that each world's database is copied from. Called once, after
+   * the last `release`; an adapter that keeps nothing across explorations leaves it out.
+   */
+  dispose?(): Promise<void>;
 }

@@ -13,7 +13,7 @@ import pg from 'pg';
 export const newWorkerTag = () => randomBytes(6).toString('hex');
 
 /**
- * Drops the schemas of the worker with this tag; how many it dropped. Best effort and bounded in time: a server that
+ * Drops the schemas and databases of the worker with this tag; how many it dropped. Best effort and bounded in time: a server that
  * is gone or slow is no error here, and never holds up the run for long.
  */
 export async function dropLeftoverSchemas(tag: string): Promise<number> {
@@ -26,7 +26,10 @@ export async function dropLeftoverSchemas(tag: string): Promise<number> {
     await client.connect();
     const { rows } = await client.query<{ name: string }>(`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE $1`, [`w\\_${tag}\\_%`]);
     for (const { name } of rows) await client.query(`DROP SCHEMA IF EXISTS "${name.replace(/"/g, '""')}" CASCADE`);
-    return rows.length;
+    // A world may have a database of its own (DBOS's): a worker's are named the same way.
+    const databases = await client.query<{ name: string }>(`SELECT datname AS name FROM pg_database WHERE datname LIKE $1`, [`w\\_${tag}\\_%`]);
+    for (const { name } of databases.rows) await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+    return rows.length + databases.rows.length;
   } catch {
     return 0;
   } finally {

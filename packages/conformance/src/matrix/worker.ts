@@ -60,6 +60,8 @@ async function work(task: WorkerTask): Promise<void> {
     await send({ type: 'start', key: unit.key });
     await send({ type: 'unit', key: unit.key, cells: await runUnit(adapter, unit, task.options, saving(unit)) });
   }
+  // What the adapter kept from one unit to the next (a template database) goes before the worker does.
+  await adapter.dispose?.().catch(() => undefined);
   await send({ type: 'done' });
 }
 

@@ -22,6 +22,21 @@ const poller = (wrote: { done: boolean }, woke: number[]): Program => async (ctl
 };
 
 describe('fake timers', () => {
+  it('read whole milliseconds from Date.now, as the real clock does, after a timer set for a fraction of one', async () => {
+    const seen: number[] = [];
+    const program: Program = async (ctl) => {
+      ctl.spawn('t1', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 2.5));
+        seen.push(Date.now());
+        await new Promise((resolve) => setTimeout(resolve, 0.75));
+        seen.push(Date.now());
+      });
+    };
+    const run = await runSchedule(program, replaySelector(parseSchedule('')), { fakeTimers: true });
+    expect(run.status).toBe('complete');
+    expect(seen).toEqual([Date.UTC(2026, 0, 1) + 2, Date.UTC(2026, 0, 1) + 3]);
+  });
+
   it('fire a sleeping turn only when every other turn is blocked, on a clock that moves only then', async () => {
     const woke: number[] = [];
     const run = await runSchedule(poller({ done: false }, woke), replaySelector(parseSchedule('t2:1 t1:1 t2:2')), { fakeTimers: true });

@@ -63,8 +63,15 @@ export class FakeClock {
 
 const current = new AsyncLocalStorage<FakeClock>();
 
-/** The virtual time of the code running now, or undefined outside a run on a virtual clock. */
-export const fakeNow = (): number | undefined => current.getStore()?.now;
+/**
+ * The virtual time of the code running now, or undefined outside a run on a virtual clock: whole milliseconds, as
+ * Date.now's are (a timer set for a fraction of a millisecond moves the clock by that fraction, and code that stores
+ * Date.now in an integer column, as DBOS does, refuses a fraction).
+ */
+export const fakeNow = (): number | undefined => {
+  const now = current.getStore()?.now;
+  return now === undefined ? undefined : Math.floor(now);
+};
 
 let installed = false;
 
