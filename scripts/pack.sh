@@ -14,7 +14,7 @@
 # Sourced (by pack-smoke.sh), it only defines PACKAGES and pack_packages.
 
 # The packages a user installs, in dependency order. The pins and the testkit are private and never published.
-PACKAGES=(packages/core packages/guard packages/adapters/reference packages/adapters/langgraph packages/adapters/langgraph-server packages/adapters/ai-sdk packages/adapters/openai-agents packages/adapters/mastra packages/adapters/adk packages/adapters/cloudflare-agents packages/adapters/mcp packages/conformance)
+PACKAGES=(packages/core packages/guard packages/adapters/reference packages/adapters/langgraph packages/adapters/langgraph-server packages/adapters/ai-sdk packages/adapters/openai-agents packages/adapters/mastra packages/adapters/adk packages/adapters/cloudflare-agents packages/adapters/mcp packages/adapters/dbos packages/conformance)
 
 # pack_packages DEST LOG: `pnpm pack` each of PACKAGES (from the repository's root) into DEST, each pack's output in
 # LOG; on a failure, LOG's tail on stderr and status 1.

@@ -9,6 +9,7 @@ import { frameworks, pinnedList, type Framework } from './registry.js';
 const pinnedNote = (fw: Framework) => (pinnedList(fw) ? ` ${pinnedList(fw)}.` : '');
 import { UsageError } from './usage-error.js';
 
+import { provideServer } from './server.js';
 export { adapterOf, BUILT_IN_ADAPTERS, commandAdapters, externalAdapters, frameworks, isExternal, useAdapters, useCommandAdapters, type Framework } from './registry.js';
 export { lastOfEachMinor, stable };
 export type Loaded = LoadedVersion;
@@ -175,6 +176,7 @@ export async function loadAdapter(spec: FrameworkSpec, log: Log = () => {}): Pro
   if (versions.length !== 1) {
     throw new UsageError(`${spec.name}@${spec.version} names ${versions.length} versions (${versions.join(', ')}); give one.`);
   }
+  await provideServer(fw);
   return (await fw.load(versions[0]!, log)).adapter;
 }
 
@@ -216,6 +218,7 @@ export async function loadCellAdapter(
   if (`${pkg.version}+local` !== cell.version) {
     throw new UsageError(`${source} is now ${fw.localName}@${pkg.version}, not the ${cell.version} these results ran; run it again.`);
   }
+  await provideServer(fw);
   const { adapter } = await fw.load(cell.version, log, pkg.dir);
   return { ...adapter, version: cell.version };
 }

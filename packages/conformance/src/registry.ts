@@ -58,6 +58,7 @@ function problem(d: unknown): string | undefined {
   for (const field of ['listReleases', 'line'] as const) if (o[field] !== undefined && typeof o[field] !== 'function') return `its descriptor's ${field} is not a function`;
   const wirings = o['defaultWirings'];
   if (wirings !== undefined && (!Array.isArray(wirings) || !wirings.every((w) => typeof w === 'string'))) return `its descriptor's defaultWirings is not a list of wiring ids`;
+  if (o['server'] !== undefined && o['server'] !== 'postgres') return `its descriptor's server is ${JSON.stringify(o['server'])}; the one server the runner can give is 'postgres'`;
   const weight = o['auditWeight'];
   if (weight !== undefined && (typeof weight !== 'number' || !(weight > 0))) return `its descriptor's auditWeight is not a positive number`;
   const repro = o['repro'] as Record<string, unknown> | undefined;

@@ -33,7 +33,14 @@ const MODELLED: readonly ScenarioId[] = [
 async function migrate(lib: DbosLib, url: string): Promise<void> {
   const { DBOS } = lib.sdk;
   if (typeof DBOS.migrate === 'function') {
-    await DBOS.migrate(url);
+    // It says so on the console ("Running DBOS system database migrations..."), into a replay's output.
+    const log = console.log;
+    console.log = () => {};
+    try {
+      await DBOS.migrate(url);
+    } finally {
+      console.log = log;
+    }
   } else {
     DBOS.setConfig({ name: 'approval-app', systemDatabaseUrl: url, logLevel: 'error' });
     await DBOS.launch();

@@ -55,7 +55,7 @@ ${lines(ce.story)}
 it(${literal(`${cell.framework}@${cell.version} ${cell.wiring}/${cell.store} ${cell.scenario}: ${cell.property} still fails the same way`)}, async () => {
   const adapter = await loadAdapter({ name: ${literal(cell.framework)}, version: ${literal(cell.version)} });
   const scenario = SCENARIOS.get(${literal(cell.scenario)})!;
-  const replayed = await replaySchedule({ adapter, wiring: ${literal(cell.wiring)}, store: ${literal(cell.store)}, scenario }, schedule);
+  const replayed = await replaySchedule({ adapter, wiring: ${literal(cell.wiring)}, store: ${literal(cell.store)}, scenario }, schedule).finally(() => adapter.dispose?.());
   expect(replayed.story).toEqual(story);
   expect(checkProperty(${literal(cell.property)}, replayed.history)).toMatchObject({
     holds: false,

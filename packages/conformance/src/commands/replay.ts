@@ -63,7 +63,8 @@ export const replayCommand: Command = {
     const cell = await cellWithCounterexample(file, values.cell);
     const counterexample = cell.counterexample!;
     io.out(`${cell.id}: ${cell.verdict}, ${counterexample.steps} steps\nschedule: ${counterexample.schedule}\n\n`);
-    const replayed = await replayCell(cell, new Map(), (await readResults(file)).targets);
+    const adapters = new Map<string, Promise<Adapter>>();
+    const replayed = await replayCell(cell, adapters, (await readResults(file)).targets).finally(() => disposeAll(adapters));
     if (replayed.outcome === 'mismatch') {
       io.out(`The replay did not follow the schedule: ${replayed.message}.\nThe subject is nondeterministic, or changed since the results were written.\n`);
       return EXIT.gate;
@@ -80,6 +81,11 @@ export const replayCommand: Command = {
 type Replayed =
   | { readonly outcome: 'reproduced' | 'different'; readonly story: readonly string[] }
   | { readonly outcome: 'mismatch'; readonly message: string };
+
+/** The adapters a replay loaded are done with: what they kept across replays (a template database) goes. */
+async function disposeAll(adapters: Map<string, Promise<Adapter>>): Promise<void> {
+  for (const loading of adapters.values()) await (await loading.catch(() => undefined))?.dispose?.().catch(() => undefined);
+}
 
 /** Runs a cell's counterexample again on a fresh world; adapters are loaded once per framework version. */
 async function replayCell(
@@ -115,11 +121,15 @@ async function replayAll(file: string, io: Parameters<Command['run']>[1]): Promi
   const cells = results.cells.filter((c) => c.counterexample !== undefined);
   const adapters = new Map<string, Promise<Adapter>>();
   let differed = 0;
-  for (const cell of cells) {
-    const replayed = await replayCell(cell, adapters, results.targets);
-    if (replayed.outcome !== 'reproduced') differed++;
-    const word = { reproduced: 'reproduced', different: 'DIFFERENT ', mismatch: 'MISMATCH  ' }[replayed.outcome];
-    io.out(`${word}  ${cell.id}\n`);
+  try {
+    for (const cell of cells) {
+      const replayed = await replayCell(cell, adapters, results.targets);
+      if (replayed.outcome !== 'reproduced') differed++;
+      const word = { reproduced: 'reproduced', different: 'DIFFERENT ', mismatch: 'MISMATCH  ' }[replayed.outcome];
+      io.out(`${word}  ${cell.id}\n`);
+    }
+  } finally {
+    await disposeAll(adapters);
   }
   io.out(`\n${cells.length - differed} reproduced, ${differed} differed.\n`);
   return differed === 0 ? EXIT.done : EXIT.gate;

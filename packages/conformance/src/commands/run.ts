@@ -12,6 +12,7 @@ import { checkpointsFolder, removeEmptyFolders, removeFinished, unfinishedWithCh
 import { Journal } from '../matrix/journal.js';
 import { existing, publishedResults } from '../published.js';
 import { loadFailedCells, planTargets, runPool, type Target } from '../matrix/pool.js';
+import { needsServer, server } from '../server.js';
 import { assignShards, parseShard, planDigest, unitsOf, type Shard } from '../matrix/shard.js';
 import { unitProperties } from '../matrix/units.js';
 import { CostEstimate } from '../matrix/estimate.js';
@@ -293,6 +294,16 @@ export const runCommand: Command = {
     if (values.postgres !== undefined) process.env['APPROVAL_CONFORMANCE_POSTGRES'] = values.postgres;
     if (values.store?.split(',').map((x) => x.trim()).includes('postgres') && !process.env['APPROVAL_CONFORMANCE_POSTGRES']) {
       throw new UsageError('--store postgres needs a server: pass --postgres URL (or set APPROVAL_CONFORMANCE_POSTGRES); in the suite repository, bash scripts/postgres.sh start gives a throwaway one.');
+    }
+
+    // A framework named that runs only on PostgreSQL needs a server before anything runs: the user's, or in the suite's
+    // repository the throwaway one its tests use. In the default matrix, one that cannot have one reads error.
+    if (!matrix) {
+      for (const name of new Set(targets.map((t) => t.framework))) {
+        if (!needsServer(framework(name))) continue;
+        const found = await server();
+        if ('missing' in found) throw new UsageError(`${name} keeps everything in PostgreSQL, and ${found.missing}.`);
+      }
     }
 
     // Filters are checked against every wiring and store the chosen frameworks have, before anything runs.

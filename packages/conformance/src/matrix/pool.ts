@@ -12,7 +12,8 @@ import { UsageError } from '../usage-error.js';
 import { checkpointFile } from './checkpoints.js';
 import { dropLeftoverSchemas, newWorkerTag, workerTmp } from './leftovers.js';
 import { lostReason, STDERR_KEPT } from './lost.js';
-import { adapterOf } from '../registry.js';
+import { adapterOf, frameworks } from '../registry.js';
+import { serverEnv } from '../server.js';
 import type { Unit, WorkerMessage, WorkerTask } from './protocol.js';
 
 export interface Target {
@@ -133,12 +134,13 @@ async function runTarget(target: Target, pool: PoolOptions, events: PoolEvents):
   for (;;) {
     const tag = newWorkerTag();
     const tmp = workerTmp();
+    const server = await serverEnv(frameworks().find((f) => f.name === target.framework) ?? {});
     const outcome = await new Promise<Outcome>((resolve, reject) => {
       const child: ChildProcess = fork(file, [], {
         execArgv,
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-        env: { ...process.env, ...tmp.env, [WORKER_TAG_ENV]: tag },
+        env: { ...process.env, ...tmp.env, ...server, [WORKER_TAG_ENV]: tag },
       });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
@@ -293,11 +295,12 @@ export async function planTargets(targets: readonly Target[], pool: Omit<PoolOpt
   return plans;
 }
 
-function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Planned> {
+async function planTarget(target: Target, pool: Omit<PoolOptions, 'done'>): Promise<Planned> {
   const { file, execArgv } = workerCommand();
+  const server = await serverEnv(frameworks().find((f) => f.name === target.framework) ?? {});
   return new Promise<Planned>((resolve, reject) => {
     const tmp = workerTmp();
-    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...tmp.env } });
+    const child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...tmp.env, ...server } });
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_KEPT)));
     let planned: Planned | undefined;

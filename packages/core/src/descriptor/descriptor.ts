@@ -63,6 +63,12 @@ export interface FrameworkDescriptor {
   load(version: string, log: Log, source?: string): Promise<LoadedVersion>;
   /** The npm name a local build's package.json must have, for frameworks that take `NAME@file:PATH`. */
   readonly localName?: string;
+  /**
+   * Every cell needs this server, whatever its store (DBOS keeps everything in PostgreSQL): the runner gives the
+   * framework's workers one in APPROVAL_CONFORMANCE_POSTGRES (the user's `--postgres`, or in the suite's repository the
+   * throwaway one its tests use), and names how to get one when none can be had.
+   */
+  readonly server?: 'postgres';
   /** Left out of the default matrix (its verdicts are published apart); naming it runs it. */
   readonly notInMatrix?: true;
   /** How a failing cell becomes a standalone reproduction (`repro`); without it, `repro` says none is written. */
