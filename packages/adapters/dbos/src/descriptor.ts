@@ -1,5 +1,6 @@
 // DBOS Transact as the runner knows it: a version is @dbos-inc/dbos-sdk's, from the first the adapter drives to the
 // newest, which is pinned in the workspace. Every cell runs on PostgreSQL.
+import { dbosRepro } from './repro/index.js';
 import { AdapterInputError, CONTRACT_VERSION, loadedPackages, notPinnedHere, stable, type FrameworkDescriptor } from '@approval-conformance/core/kit';
 
 const PACKAGES = ['@dbos-inc/dbos-sdk', 'pg'];
@@ -28,4 +29,5 @@ export const descriptor: FrameworkDescriptor = {
     const lib = pinned ?? (await m.installedLib(version, log));
     return { adapter: m.dbosAdapter(lib), ...loadedPackages(lib.dir, PACKAGES) };
   },
+  repro: dbosRepro,
 };

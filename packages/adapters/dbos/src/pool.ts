@@ -69,6 +69,8 @@ export class DeadProcess extends Error {
  */
 export function gatedPool(pg: Module, url: string, application: string, hooks: PoolHooks): Module {
   let fences = 0;
+  /** Every connection the pool made, for the process's death (`kill`). */
+  const clients = new Set<Module>();
   /** The connection that listens (DBOS's notifications client), once it has LISTENed. */
   let listener: Module | undefined;
   const waiting = new Map<string, () => void>();
@@ -80,6 +82,7 @@ export function gatedPool(pg: Module, url: string, application: string, hooks: P
       super(...args);
       // A connection the server ends (a crash's, a world's database dropped) says so here, and nobody is listening.
       this.on('error', () => undefined);
+      clients.add(this);
     }
     /** Whether a statement of the open transaction may have sent a notification (sent when it commits). */
     #notifyAtCommit = false;
@@ -189,5 +192,18 @@ export function gatedPool(pg: Module, url: string, application: string, hooks: P
   // No idle timeout: pg's would be a timer, and a world's connections live as long as its process.
   const pool = new ContextPool({ connectionString: url, application_name: application, Client: GatedClient, idleTimeoutMillis: 0, max: 20 });
   pool.on('error', () => undefined);
-  return pool;
+  return Object.assign(pool, {
+    /**
+     * The process died: nothing of its code runs on what its connections hear from now on (the server ending them,
+     * a notification). Without this, DBOS's handlers would, where a dead process has none (up to 4.25.14 its listener's
+     * error handler releases a connection its shutdown already released, and throws).
+     */
+    kill() {
+      for (const client of clients) {
+        client.removeAllListeners('error');
+        client.removeAllListeners('notification');
+        client.on('error', () => undefined);
+      }
+    },
+  });
 }

@@ -19,7 +19,7 @@ import type { Access, Action, Answer, ProposalRequest, World, WorldEnv } from '@
 import { postgresGuardRecords, WorldGuard } from '@approval-conformance/core/kit';
 import { agentWorkflow, CARD_EVENT, outcomeEvent, TOPIC, type AgentHost, type AgentRequest, type Card, type Decision, type Outcome } from './app.js';
 import type { Databases } from './database.js';
-import type { DbosLib } from './lib.js';
+import type { DbosLib, Module } from './lib.js';
 import { debug, gatedPool, type Caller, type PoolHooks } from './pool.js';
 import { accessesOf, labelOf, workflowsOf, type Statement } from './statements.js';
 
@@ -347,6 +347,8 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     await DBOS.shutdown();
   };
 
+  let pool: Module | undefined;
+
   /** The world is done: its process stops, its database goes (dropped while the next world runs). */
   let tornDown = false;
   const teardown = async () => {
@@ -354,6 +356,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     tornDown = true;
     try {
       generation++;
+      pool?.kill();
       await die().catch(() => undefined);
       guard?.close();
       databases.dispose(db.name);
@@ -368,7 +371,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
   /** Launches DBOS, a new process, over the world's database. */
   const launch = async () => {
     const mine = generation;
-    const pool = gatedPool(pg, db.url, `p${mine}`, hooksOf(mine));
+    pool = gatedPool(pg, db.url, `p${mine}`, hooksOf(mine));
     DBOS.setConfig({
       name: 'approval-app',
       systemDatabaseUrl: db.url,
@@ -452,6 +455,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     // what the old one left pending, as DBOS recovers on a restart.
     async restart() {
       const dead = generation++;
+      pool?.kill();
       await io(databases.terminate(db.name, `p${dead}`));
       owners.clear();
       parked.clear();

@@ -8,7 +8,9 @@
 import { relative } from 'node:path';
 import { SCENARIOS } from '@approval-conformance/core';
 import { leftOutBecause, resultsFiles, SERVER_STORES } from '../published.js';
+import { frameworks } from '../registry.js';
 import { readResults, type ResultsFile } from '../results.js';
+import { needsServer } from '../server.js';
 import { UsageError } from '../usage-error.js';
 import { auditUnitId, type AuditUnit } from './select.js';
 
@@ -55,13 +57,23 @@ export async function auditSources(dir: string | undefined): Promise<AuditSource
   return { drawn, left, units: judgedUnits(files) };
 }
 
+/**
+ * A store that needs a server the audit is not given (`SERVER_STORES`): its cells are never drawn, so that a seed
+ * picks the same cells on every machine. Not for a framework whose every cell runs on that server (DBOS: its
+ * descriptor's `server`), which the runner gives a server wherever it runs.
+ */
+export function leftOutStore(framework: string, store: string): boolean {
+  if (!SERVER_STORES.includes(store)) return false;
+  return !frameworks().some((f) => f.name === framework && needsServer(f));
+}
+
 /** The units of `files` some property judged (n/a ones have nothing to compare), each once: the first judging file's counts. */
 export function judgedUnits(files: readonly ResultsFile[]): AuditUnit[] {
   // The frameworks' own fixes, by framework, version and wiring.
   const remedies = new Set(files.flatMap((f) => (f.targets ?? []).flatMap((t) => (t.wirings ?? []).filter((w) => w.remedy).map((w) => `${t.framework}@${t.version}/${w.id}`))));
   const units = new Map<string, AuditUnit & { judged: boolean }>();
   for (const c of files.flatMap((f) => f.cells)) {
-    if (c.wiring === '*' || !SCENARIOS.has(c.scenario) || SERVER_STORES.includes(c.store)) continue;
+    if (c.wiring === '*' || !SCENARIOS.has(c.scenario) || leftOutStore(c.framework, c.store)) continue;
     const remedy = remedies.has(`${c.framework}@${c.version}/${c.wiring}`);
     const unit = { framework: c.framework, version: c.version, wiring: c.wiring, store: c.store, scenario: c.scenario, schedules: c.schedules, ...(remedy ? { remedy } : {}) };
     const id = auditUnitId(unit);

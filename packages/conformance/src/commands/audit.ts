@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_SCENARIOS, type ExploreOptions } from '@approval-conformance/core';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { auditUnitId, selectUnits, type AuditUnit } from '../audit/select.js';
-import { auditSources, SERVER_STORES, shown } from '../audit/sources.js';
+import { auditSources, leftOutStore, shown } from '../audit/sources.js';
 import { compareUnit, type CellAudit } from '../audit/compare.js';
 import { commandAdapters, expandSpecToTargets, frameworkNames, parseFrameworkSpec } from '../frameworks.js';
 import { environment } from '../matrix/journal.js';
@@ -72,7 +72,10 @@ scenarios (narrowed by framework, wiring or store is fine). Today those are
 reports/results.json (the default matrix) and the rows published apart in
 reports/<framework>/; the three-tabs runs (capped, bound, unfinished, or an opt-in
 scenario) and reports/postgres/ are not, and no cell on the postgres store is
-drawn: it needs a server, and a seed picks the same cells on any machine. The
+drawn (it needs a server, and a seed picks the same cells on any machine) but a
+framework's that runs only on PostgreSQL (dbos), which is given one: the
+server in APPROVAL_CONFORMANCE_POSTGRES, or in the suite's repository its
+throwaway one (scripts/postgres.sh). The
 first line of progress names the files. Where a unit is in two files, the
 first counts (reports/results.json). A version in none of them is loaded
 first to list its cells.
@@ -107,7 +110,7 @@ export async function population(specs: readonly string[] | undefined, jobs: num
         if ('error' in plan) throw new RunFailure(`${t.framework}@${t.version} could not be loaded to list its cells: ${plan.error}`);
         // What the version cannot run has nothing to compare: its cells read n/a either way. A store that needs a
         // server is left out here too, so that a seed picks the same cells with one or without.
-        for (const u of plan.units.filter((unit) => !unit.notApplicable && !SERVER_STORES.includes(unit.store))) chosen.push({ framework: t.framework, version: t.version, wiring: u.wiring, store: u.store, scenario: u.scenario });
+        for (const u of plan.units.filter((unit) => !unit.notApplicable && !leftOutStore(t.framework, unit.store))) chosen.push({ framework: t.framework, version: t.version, wiring: u.wiring, store: u.store, scenario: u.scenario });
       }
     }
   }

@@ -14,6 +14,7 @@ import { readResults, type ResultCell } from '../results.js';
 import { frameworkRepros, REPRO_SCENARIOS, reproFiles, reproFor } from './index.js';
 import { storyPath } from '../render/story-text.js';
 import { scenarioRepro } from './scenarios.js';
+import { testPostgres } from '@approval-conformance/testkit';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const run = promisify(execFile);
@@ -29,6 +30,8 @@ const PINS = [
   { framework: 'langgraph-server', version: '1.5.1', modules: 'packages/adapters/langgraph-server/pins/v1/node_modules' },
   { framework: 'mcp', version: '1.32.2', modules: 'packages/adapters/mcp/pins/v1/node_modules' },
   { framework: 'mcp', version: '2.4.0', modules: 'packages/adapters/mcp/pins/v2/node_modules' },
+  // DBOS keeps everything in PostgreSQL: its scripts run on the tests' server (APPROVAL_CONFORMANCE_POSTGRES).
+  { framework: 'dbos', version: '5.3.0', modules: 'packages/adapters/dbos/pins/v5/node_modules', store: 'postgres' },
 ];
 
 // The wirings whose scripts run here: each framework's docs' default (or the one the one-minute answer shows) and every
@@ -42,6 +45,7 @@ const WIRINGS: Record<string, readonly string[]> = {
   mastra: ['agent-approval', 'workflow-suspend'],
   'langgraph-server': ['reject', 'reject-by-id'],
   mcp: ['elicit-input', 'input-required', 'input-required-codec'],
+  dbos: ['recv-send', 'send-idempotency-key'],
 };
 
 // A server takes seconds to start: its scripts run for a pass and a fail only (scripts/repro-check.sh runs them all),
@@ -77,17 +81,18 @@ async function runRepro(files: Record<string, string>, modules: string): Promise
 }
 
 const published = await readResults(join(root, 'reports/results.json'));
-/** The published verdict a script must agree with: fail when any property it shows fails there (memory store). */
-const verdictOf = (framework: string, version: string, wiring: string, scenario: string): ResultCell | undefined => {
+/** The published verdict a script must agree with: fail when any property it shows fails there (its store). */
+const verdictOf = (framework: string, version: string, wiring: string, scenario: string, store: string): ResultCell | undefined => {
   const { property, alsoShows = [] } = scenarioRepro(scenario)!;
   const mine = published.cells.filter(
-    (c) => c.framework === framework && c.version === version && c.wiring === wiring && c.store === 'memory' && c.scenario === scenario && [property, ...alsoShows].includes(c.property),
+    (c) => c.framework === framework && c.version === version && c.wiring === wiring && c.store === store && c.scenario === scenario && [property, ...alsoShows].includes(c.property),
   );
   return mine.find((c) => c.verdict === 'fail') ?? mine.find((c) => c.property === property);
 };
 
 for (const pin of PINS) {
-  describe.skipIf(!existsSync(join(root, pin.modules)))(`${pin.framework}@${pin.version}: each reproduction agrees with the published verdict`, () => {
+  const store = pin.store ?? 'memory';
+  describe.skipIf(!existsSync(join(root, pin.modules)) || (store === 'postgres' && !testPostgres().url))(`${pin.framework}@${pin.version}: each reproduction agrees with the published verdict`, () => {
     // Without the pin's cells in the published results every script below would be left out, silently: when the
     // reports move to a newer release (the default matrix takes each line's newest), move the pin with them.
     it('has its version in the published results', () => {
@@ -96,13 +101,13 @@ for (const pin of PINS) {
     });
     for (const wiring of WIRINGS[pin.framework]!) {
       for (const scenario of REPRO_SCENARIOS.filter((s) => ONLY[pin.framework]?.includes(s) ?? true)) {
-        const written = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store: 'memory' }, frameworkRepros());
+        const written = reproFiles({ framework: pin.framework, version: pin.version, wiring, scenario, store }, frameworkRepros());
         if (written.kind === 'cannot') continue;
-        const cell = verdictOf(pin.framework, pin.version, wiring, scenario);
+        const cell = verdictOf(pin.framework, pin.version, wiring, scenario, store);
         if (!cell || (cell.verdict !== 'pass' && cell.verdict !== 'fail')) continue;
         const fromRegistry =
           CHECKED_FROM_REGISTRY && cell.verdict === 'fail' && written.kind === 'repro' && publishedScripts.has(`${written.files['package.json']}\0${written.files['repro.mjs']}`);
-        const name = `${wiring} ${scenario} (memory): ${cell.property} ${cell.verdict}s`;
+        const name = `${wiring} ${scenario} (${store}): ${cell.property} ${cell.verdict}s`;
         (fromRegistry ? it.skip : it.concurrent)(fromRegistry ? `${name} (run from the registry in this CI run)` : name, async () => {
           const plan = written;
           expect(plan.kind).toBe('repro');

@@ -33,6 +33,12 @@ const resumeRead = async (value) => value;`;
 /** The app names this text to ask for the second request of overlapping-turns (its ask2, holds and resumeSave). */
 export const OVERLAP_MARK = 'async function ask2(';
 
+/**
+ * The app names this text to say its agent goes on to ask for its next action (a notice, `backend.notify()`) once the
+ * approved transfer ran: replay's steps need that card, for the answer sent again to land on.
+ */
+export const FOLLOW_UP_MARK = 'async function askNext(';
+
 const COUNTING = `// The payment backend: every transfer it applied.
 const applied = [];
 const backend = {
@@ -195,6 +201,32 @@ report(applied.length > 0, \`No one approved the transfer. The backend applied \
     shows: 'an approval no human gave, written by whoever holds the paused run, runs the transfer',
     expected: 'The backend applied 0.',
     actual: 'The backend applied 1.',
+  },
+  replay: {
+    property: 'integrity',
+    alsoShows: ['at-most-once'],
+    world: `// The backend: every transfer it applied, and every notice it sent the customer.
+const applied = [];
+const notified = [];
+const backend = {
+  async transfer(amount) {
+    applied.push(amount);
+  },
+  async notify() {
+    notified.push('refund-sent');
+  },
+};
+
+${PLAIN_READ}`,
+    steps: `await ask(); // the card: transfer 100 from acct-1
+await click(); // the user approves it
+await resume(); // the transfer runs, and the agent goes on: a second card, for a notice to the customer
+await askNext(); // that card is shown; the user has not answered it
+await resume(); // the first answer again (a double submit, a retry, a stale tab)
+report(applied.length > 1 || notified.length > 0, \`The user approved one transfer of 100 and nothing else. The backend applied \${applied.length} transfer(s) and sent \${notified.length} notice(s).\`);`,
+    shows: "the user's answer to a card is sent again after it ran: it answers the agent's next card, which the user never approved, or runs the first again",
+    expected: 'The backend applied 1 transfer(s) and sent 0 notice(s).',
+    actual: 'The backend applied 1 transfer(s) and sent 1 notice(s).',
   },
   'error-after-effect': {
     property: 'disclosure',

@@ -6,7 +6,7 @@ import type { FrameworkRepro } from '@approval-conformance/core';
 import type { ResultCell } from '../results.js';
 import { md } from '../render/escape.js';
 import { storyPath } from '../render/story-text.js';
-import { notWrittenWhy, OVERLAP_MARK, REPORT, scenarioRepro } from './scenarios.js';
+import { FOLLOW_UP_MARK, notWrittenWhy, OVERLAP_MARK, REPORT, scenarioRepro } from './scenarios.js';
 
 export type ReproFiles = {
   readonly 'package.json': string;
@@ -96,10 +96,14 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
   }
   const cannot = framework.cannot?.(t.wiring, t.scenario);
   if (cannot) return { kind: 'cannot', why: `${cannot} Replay it in the suite: approval-conformance replay RESULTS --cell ID.` };
-  if (!scenario || (t.scenario === 'overlapping-turns' && !app.app.includes(OVERLAP_MARK))) {
+  if (!scenario || (t.scenario === 'overlapping-turns' && !app.app.includes(OVERLAP_MARK)) || (t.scenario === 'replay' && !app.app.includes(FOLLOW_UP_MARK))) {
+    const needs =
+      t.scenario === 'replay'
+        ? 'an agent that goes on to ask for its next action once the first ran, for the answer sent again to land on'
+        : "a second request in the same chat and the resume's save held until that request saved its card";
     return {
       kind: 'cannot',
-      why: `${scenario ? `no ${t.scenario} reproduction is written for ${t.framework}'s ${t.wiring} yet: it needs a second request in the same chat and the resume's save held until that request saved its card.` : notWrittenWhy(t.scenario)} Replay it in the suite: approval-conformance replay RESULTS --cell ID.`,
+      why: `${scenario ? `no ${t.scenario} reproduction is written for ${t.framework}'s ${t.wiring} yet: it needs ${needs}.` : notWrittenWhy(t.scenario)} Replay it in the suite: approval-conformance replay RESULTS --cell ID.`,
     };
   }
   if (scenario.byStore && !/\basync function restart\(/.test(app.app)) {
@@ -116,6 +120,7 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
     usedApp(app.app, scenario.steps),
     REPORT,
     scenario.steps,
+    ...(app.finish ? [app.finish] : []),
   ].join('\n\n') + '\n';
   const pkg = {
     name: `repro-${dirName(t)}`.toLowerCase().replace(/[^a-z0-9._-]+/g, '-'),
@@ -138,6 +143,7 @@ export function reproFiles(t: ReproTarget, frameworks: readonly FrameworkRepro[]
     'npm install && node repro.mjs',
     '```',
     '',
+    ...(app.readme ? [app.readme, ''] : []),
     `Expected, from a runtime that keeps the approval: ${scenario.expected}`,
     '',
     `Actual, on ${t.framework} ${t.version}: ${actual} The script exits 1.`,

@@ -4,7 +4,9 @@
 //               paused run, where the scenario holds two requests to meet (wrap the framework's read with it)
 //   the steps   call `ask()` (the user's request, run to the card), `click()` (the user's Approve), `forge()` (an
 //               approval no human gave), `resume()` (one request that resumes), and `restart()` where a scenario
-//               crashes (define it only for stores whose script differs: a new process over what the store kept)
+//               crashes (define it only for stores whose script differs: a new process over what the store kept);
+//               replay's steps need an app whose agent goes on to ask for the next action (`backend.notify()`), and
+//               that says so by defining `askNext()`
 // and the app pushes what it tells the user onto `told` ('the transfer happened', 'the transfer failed').
 
 /** A framework's documented app, as the script's middle: its imports, and `ask`, `click`, `forge`, `resume`. */
@@ -16,6 +18,10 @@ export interface AppSource {
    * in-memory store that loses nothing, because the server kept nothing): its README's "Actual" line.
    */
   readonly actual?: string;
+  /** A paragraph of its README after the command that runs it: what the script needs first (a database server). */
+  readonly readme?: string;
+  /** What the script runs after the scenario's steps, for a runtime that keeps the process alive (shut it down). */
+  readonly finish?: string;
 }
 
 export interface FrameworkRepro {
