@@ -9,6 +9,7 @@
 // connection, by a notification of the adapter's own, and the statement is done only when the listening connection
 // has received it: by then it has received everything the statement sent, and DBOS's handler has run. A wake-up is
 // then part of the release that caused it, never a race with the next one.
+import { clearTimeout as realClear, setTimeout as realTimeout } from 'node:timers';
 import type { Access } from '@approval-conformance/core/contract';
 import type { Module } from './lib.js';
 import { parse, type Statement } from './statements.js';
@@ -23,17 +24,22 @@ export type Caller =
       readonly gated: boolean;
       readonly label: string;
       readonly access: readonly Access[];
-      /** Waiting workflows a message this inserts would wake. */
-      readonly woke?: readonly string[];
+      /** Waiting workflows a message this inserts wakes: filled once it is released (`released`). */
+      readonly woke: string[];
     }
   /** The process is dead: nothing it sends reaches the server. */
   | { readonly kind: 'dead' };
 
 export interface PoolHooks {
-  /** Whose statement this is, and what it declares (computed from the statement); `inTransaction` on its connection. */
-  caller(statement: Statement, inTransaction: boolean): Caller | Promise<Caller>;
+  /**
+   * Whose statement this is, and what it declares (computed from the statement). `inTransaction`: a statement of an
+   * open transaction; `opens`: the first statement of one (its BEGIN is sent with it), whose gate is the transaction's.
+   */
+  caller(statement: Statement, inTransaction: boolean, opens: boolean): Caller | Promise<Caller>;
+  /** Released at its gate (or run at once, ungated), just before it is sent: what it wakes is decided now. */
+  released(statement: Statement, caller: Caller): void;
   /** After it ran, with its result: report what it touched, and the events it is the record's evidence of. */
-  ran(statement: Statement, result: { rows?: unknown[]; rowCount?: number | null } | undefined, caller: Caller): void;
+  ran(statement: Statement, result: { rows?: unknown[]; rowCount?: number | null; command?: string } | undefined, caller: Caller): void;
   /** The server's answer, awaited outside the gates. */
   external<T>(work: Promise<T>): Promise<T>;
   /** Released at its gate. */
@@ -49,6 +55,9 @@ export interface PoolHooks {
 export const debug = (line: () => string) => {
   if (process.env['DBOS_ADAPTER_DEBUG']) process.stderr.write(`${line()}\n`);
 };
+
+/** How long a fence may take to arrive before the statement fails (real time). */
+const FENCE_MS = 20_000;
 
 /** The adapter's own channel: a notification on it marks the end of what a statement sent. */
 export const FENCE_CHANNEL = 'approval_conformance_fence';
@@ -77,6 +86,8 @@ export function gatedPool(pg: Module, url: string, application: string, hooks: P
 
   class GatedClient extends pg.Client {
     #inTransaction = false;
+    /** A BEGIN held until the transaction's first statement. */
+    #begin: { config: unknown; params: unknown[] | undefined } | undefined;
 
     constructor(...args: unknown[]) {
       super(...args);
@@ -108,12 +119,23 @@ export function gatedPool(pg: Module, url: string, application: string, hooks: P
     }
 
     async #run(config: unknown, params: unknown[] | undefined, statement: Statement) {
-      const caller = await hooks.caller(statement, this.#inTransaction);
+      // A BEGIN says nothing of whose transaction it opens (DBOS's code around a recovered run's end has no workflow in
+      // its context; its UPDATE names one): it is held, and sent with the transaction's first statement, whose caller
+      // and gate are the transaction's.
+      if (statement.verb === 'begin' && !this.#inTransaction) {
+        this.#begin = { config, params };
+        this.#inTransaction = true;
+        return { command: 'BEGIN', rows: [], rowCount: null, fields: [] };
+      }
+      const begin = this.#begin;
+      this.#begin = undefined;
+      const caller = await hooks.caller(statement, this.#inTransaction && !begin, begin !== undefined);
       debug(() => `[${application}] ${caller.kind === 'run' ? `${caller.turn ?? '-'}${caller.gated ? ' gate' : ''}` : 'dead'}: ${statement.text.replace(/\s+/g, ' ').slice(0, 110)}`);
       if (caller.kind === 'dead') throw new DeadProcess();
       if (caller.gated && caller.turn !== undefined) await hooks.gate(caller.turn, caller.label, caller.access);
-      const result = (await hooks.external(super.query(config, params) as Promise<{ rows?: unknown[]; rowCount?: number | null }>)) ?? undefined;
-      if (statement.verb === 'begin') this.#inTransaction = true;
+      hooks.released(statement, caller);
+      if (begin) await hooks.external(super.query(begin.config, begin.params) as Promise<unknown>);
+      const result = (await hooks.external(super.query(config, params) as Promise<{ rows?: unknown[]; rowCount?: number | null; command?: string }>)) ?? undefined;
       if (statement.verb === 'listen' && /\bdbos_notifications_channel\b/.test(statement.text) && listener !== this) await this.#listen();
       const sent = notifies(statement);
       if (statement.verb === 'commit' || statement.verb === 'rollback') {
@@ -147,9 +169,20 @@ export function gatedPool(pg: Module, url: string, application: string, hooks: P
     async #fence() {
       if (!listener) return;
       const id = `${application}-${++fences}`;
-      const arrived = new Promise<void>((resolve) => waiting.set(id, resolve));
-      await hooks.external(super.query(`SELECT pg_notify($1, $2)`, [FENCE_CHANNEL, id]) as Promise<unknown>);
-      await hooks.external(arrived);
+      let timer: ReturnType<typeof realTimeout> | undefined;
+      const arrived = new Promise<void>((resolve, reject) => {
+        waiting.set(id, resolve);
+        // On the real clock (node:timers' own, never the virtual one): a notification on loopback arrives in
+        // milliseconds, and one that never does would keep the explorer waiting for this query for ever.
+        timer = realTimeout(() => reject(new Error(`the listener never received the adapter's notification ${id} (${FENCE_MS / 1000} s)`)), FENCE_MS);
+      });
+      try {
+        await hooks.external(super.query(`SELECT pg_notify($1, $2)`, [FENCE_CHANNEL, id]) as Promise<unknown>);
+        await hooks.external(arrived);
+      } finally {
+        realClear(timer);
+        waiting.delete(id);
+      }
     }
   }
 

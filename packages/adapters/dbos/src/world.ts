@@ -65,7 +65,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
   const parkWaiters = new Map<string, (() => void)[]>();
   /** Per workflow: the card it is publishing, the approval whose answer it waits for, and its open transaction. */
   const showing = new Map<string, string>();
-  const waitingFor = new Map<string, string>();
+  const waitingFor = new Map<string, { readonly approvalId: string }>();
   const open = new Map<string, { card?: string; consumed?: boolean; recorded?: boolean }>();
   /** The turn an endpoint runs for; around a workflow's start, the workflow (its run, and DBOS's code around it). */
   const frames = new AsyncLocalStorage<{ readonly turn?: string; readonly workflow?: string }>();
@@ -89,8 +89,18 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
   const turnNow = () => {
     const wf = DBOS.workflowID as string | undefined;
     const turn = wf === undefined ? undefined : owners.get(wf);
-    if (turn === undefined) throw new Error(`the workflow ${wf ?? ''} acted with no turn to own it`);
+    if (turn === undefined) throw broken(`the workflow ${wf ?? ''} acted with no turn to own it`);
     return turn;
+  };
+  /**
+   * What went wrong in the adapter itself, inside DBOS's code (which would take it for the step's failure, and the app
+   * for a transfer that did not go through): kept, and thrown by the next resume and by close, so the cell reads
+   * error rather than a verdict.
+   */
+  let fault: Error | undefined;
+  const broken = (message: string) => (fault ??= new Error(`the DBOS adapter: ${message}`));
+  const faulted = () => {
+    if (fault) throw fault;
   };
 
   /** The workflow the running code belongs to: DBOS's context inside it, the adapter's around its start and end. */
@@ -98,7 +108,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
 
   /** The approval whose answer `wf` waits for, if `statement` is recv reading back its own output (the record read). */
   const recvCheck = (statement: Statement, wf: string | undefined): string | undefined => {
-    const approvalId = wf === undefined ? undefined : waitingFor.get(wf);
+    const approvalId = wf === undefined ? undefined : waitingFor.get(wf)?.approvalId;
     if (approvalId === undefined || statement.verb !== 'select' || !statement.tables.includes('operation_outputs') || !/function_id\s*=\s*\$2/i.test(statement.text)) return undefined;
     const record = approvals.get(approvalId)!;
     const fid = Number(statement.params[1]);
@@ -123,12 +133,12 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
 
   /** The hooks of one process (generation): once it has died, its statements reach nothing. */
   const hooksOf = (mine: number): PoolHooks => ({
-    async caller(statement, inTransaction): Promise<Caller> {
+    async caller(statement, inTransaction, opens): Promise<Caller> {
       if (mine !== generation) return { kind: 'dead' };
       const wf = workflowNow();
       // A waiting workflow whose own timer ended its wait (recv's timeout) goes on by itself, with no turn: it writes
       // (the wait's end) where a wait's polls only read. It runs when every turn waits, as its timer fires.
-      if (wf !== undefined && parked.has(wf) && statement.verb !== 'select') {
+      if (wf !== undefined && parked.has(wf) && (statement.writes || opens)) {
         parked.delete(wf);
         alone.add(wf);
       }
@@ -138,34 +148,34 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
       if (mine !== generation) return { kind: 'dead' };
       const named = workflowsOf(statement, known);
       let turn = wf !== undefined ? owners.get(wf) : frames.getStore()?.turn;
-      // DBOS's own code for one workflow's run, outside its context (a queue's dispatch): that run's owner's work.
+      // DBOS's own code for one workflow's run, outside its context (a queue's dispatch, a recovered run's end): that
+      // run's owner's work.
       if (turn === undefined && wf === undefined && named.length === 1 && !/pg_notify/i.test(statement.text)) turn = owners.get(named[0]!);
-      if (statement.verb === 'begin' && wf !== undefined) open.set(wf, {});
+      if (opens && wf !== undefined) open.set(wf, {});
       const access = declaration(statement, wf);
       const label = labelOf(statement, named);
-      const where = (gated: boolean, woke?: string[]): Caller => ({ kind: 'run', ...(turn === undefined ? {} : { turn }), gated: gated && turn !== undefined, label, access, ...(woke ? { woke } : {}) });
+      const where = (gated: boolean): Caller => ({ kind: 'run', ...(turn === undefined ? {} : { turn }), gated: gated && turn !== undefined, label, access, woke: [] });
       if (turn === undefined) return where(false);
-      // A transaction runs whole in the release of its BEGIN: its statements see what others committed before it,
-      // and nothing another turn does falls inside it (a statement waiting on its locks would never return). Each of
-      // DBOS's transactions reads at most one statement's worth of what other turns write (recv's consume of a
-      // message), so running it whole loses no outcome; a crash falls before it or after its COMMIT, where a crash
-      // inside it (a rollback) leaves the same. Its statements are declared where they run.
-      if (inTransaction) return where(false);
-      // An endpoint waiting for an event (getEvent's reads, until the event is there or the wait gives up): each
-      // event it waits for is written once (a card's outcome; the card, read once the workflow waits), so what the
-      // wait returns does not depend on when it reads, only on whether the event is written before the wait's timer
-      // fires, which it does only when every turn is blocked. Its reads are declared where they happen, with no gate.
-      if (wf === undefined && statement.verb === 'select' && statement.tables.length === 1 && statement.tables[0] === 'workflow_events') return where(false);
-      // A message for a workflow that waits: the sender's turn owns what it does once woken (if this inserts a row:
-      // see ran).
-      const woke: string[] = [];
-      if (statement.verb === 'insert' && statement.tables.includes('notifications')) {
-        for (const dest of named) if (parked.has(dest)) woke.push(dest);
-        for (const dest of woke) {
-          own(dest, turn);
-          expectMove(dest);
+      // A transaction runs whole in the release of its first statement (its BEGIN is sent with it): its statements see
+      // what others committed before it, and nothing another turn does falls inside it (a statement waiting on its
+      // locks would never return). Each of DBOS's transactions on the app's paths reads at most one statement's worth
+      // of what other turns write (recv's consume of a message), so running it whole loses no outcome; a crash falls
+      // before it or after its COMMIT, where a crash inside it (a rollback) leaves the same. Its statements after the
+      // first are declared where they run.
+      if (opens) {
+        if (wf !== undefined) {
+          moving.add(wf);
+          hasMoved(wf);
         }
+        return where(true);
       }
+      if (inTransaction) return where(false);
+      // An endpoint waiting for an event (getEvent's reads, until the event is there or the wait gives up): each event
+      // it waits for is an outcome, written once (the card, which a follow-up rewrites, is read once the workflow
+      // waits, when nothing writes it), so what the wait returns does not depend on when it reads, only on whether the
+      // event is written before the wait's timer fires, which it does only when every turn is blocked. Its reads are
+      // declared where they happen, with no gate.
+      if (wf === undefined && statement.verb === 'select' && statement.tables.length === 1 && statement.tables[0] === 'workflow_events') return where(false);
       if (wf !== undefined) {
         // A workflow's statement no other turn can see or change the outcome of runs where it happens, declared
         // there (see quiet); its first after a wait has a gate, so that its code runs in a release of its own.
@@ -173,7 +183,19 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
         moving.add(wf);
         hasMoved(wf);
       }
-      return where(true, woke);
+      return where(true);
+    },
+    released(statement, caller) {
+      // A message for a workflow that waits: the sender's turn owns what it does once woken. Decided here, when the
+      // insert is sent, not at its gate (another turn's message may be released first and wake it); undone in `ran`
+      // if the insert added no row (an idempotency key already there: no notification, the workflow waits on).
+      if (caller.kind !== 'run' || caller.turn === undefined || statement.verb !== 'insert' || !statement.tables.includes('notifications')) return;
+      for (const dest of workflowsOf(statement, known)) {
+        if (!parked.has(dest)) continue;
+        caller.woke.push(dest);
+        own(dest, caller.turn);
+        expectMove(dest);
+      }
     },
     ran(statement, result, caller) {
       if (caller.kind === 'dead') return;
@@ -188,9 +210,9 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
         if (!caller.gated) env.declare(a);
       }
       // A message that was not inserted (its idempotency key was there already) sent no notification: the workflow
-      // still waits, and nobody owns it.
+      // it would have woken still waits (it has sent nothing since), and nobody owns it.
       if (caller.turn !== undefined && (result?.rowCount ?? 0) === 0) {
-        for (const dest of caller.woke ?? []) if (owners.get(dest) === caller.turn) park(dest);
+        for (const dest of caller.woke) if (owners.get(dest) === caller.turn && !moving.has(dest)) park(dest);
       }
       observe(statement, result, caller);
     },
@@ -201,7 +223,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     },
     async woken(caller, result) {
       if (caller.kind === 'dead' || (result?.rowCount ?? 0) === 0) return;
-      await Promise.all((caller.woke ?? []).map((wf) => moved.get(wf)));
+      await Promise.all(caller.woke.map((wf) => moved.get(wf)));
     },
   });
 
@@ -215,14 +237,14 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
   };
 
   /**
-   * Whether a workflow's statement needs no gate: a read of its own run (status, inputs, step outputs), or a write
-   * inside a transaction to its run or its events. Only the workflow's execution writes its run and its events (one
-   * execution at a time: a crash ends a process before its recovery starts another, and DBOS's timers, which touch a
-   * run's status, fire only when every turn waits), so such a read returns what the execution wrote, whatever the
-   * other turns do; and a write inside a transaction is seen by nobody before its COMMIT, which has a gate. What does
-   * have one: a COMMIT, a write outside a transaction (seen at once, and a crash may fall on either side of it),
-   * whatever touches the workflow's messages (which other turns send), and the reads that are the record's evidence.
-   * A crash then falls before each durable change, as it can.
+   * Whether a workflow's statement outside a transaction needs no gate: a read of its own run (status, inputs, step
+   * outputs) or events. Only the workflow's execution writes those (one execution at a time in this app's worlds: a
+   * crash ends a process before its recovery starts another, though DBOS lets a re-dispatch run beside a stale
+   * execution elsewhere; and DBOS's timers, which touch a run's status, fire only when every turn waits), so such a
+   * read returns what the execution wrote, whatever the other turns do. What does have a gate: every transaction
+   * (its first statement), every write outside one (seen at once, and a crash may fall on either side of it), whatever
+   * touches the workflow's messages (which other turns send), and the reads that are the record's evidence. A crash
+   * then falls before each durable change, as it can.
    */
   const quiet = (statement: Statement, wf: string, access: readonly Access[]) =>
     statement.verb !== 'begin' && !statement.writes && access.every((a) => a.key.startsWith(`app:${wf}/`) && !a.key.startsWith(`app:${wf}/messages`));
@@ -254,7 +276,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
   const parkedPromise = (wf: string) => (parked.has(wf) ? Promise.resolve() : new Promise<void>((resolve) => parkWaiters.set(wf, [...(parkWaiters.get(wf) ?? []), resolve])));
 
   /** The record's evidence in what a statement of a workflow did (unguarded), and where a workflow waits. */
-  const observe = (statement: Statement, result: { rows?: unknown[]; rowCount?: number | null } | undefined, caller: Caller) => {
+  const observe = (statement: Statement, result: { rows?: unknown[]; rowCount?: number | null; command?: string } | undefined, caller: Caller) => {
     const wf = workflowNow();
     if (wf === undefined || caller.kind === 'dead') return;
     const rows = result?.rows ?? [];
@@ -272,7 +294,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     if (statement.verb === 'update' && statement.tables.includes('notifications') && /consumed\s*=\s*true/i.test(statement.text) && rows.length > 0) {
       if (tx) tx.consumed = true;
     }
-    const approvalId = waitingFor.get(wf);
+    const approvalId = waitingFor.get(wf)?.approvalId;
     const recv = approvalId === undefined ? undefined : approvals.get(approvalId)?.recv;
     if (recv !== undefined && statement.verb === 'insert' && statement.tables.includes('operation_outputs') && Number(statement.params[1]) === recv) {
       if (tx) tx.recorded = true;
@@ -284,6 +306,8 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     if (statement.verb === 'rollback') open.delete(wf);
     if (statement.verb === 'commit' && tx) {
       open.delete(wf);
+      // PostgreSQL answers the COMMIT of a transaction that failed with a rollback: nothing it wrote is there.
+      if (result?.command !== undefined && result.command !== 'COMMIT') return;
       if (tx.card !== undefined) {
         const record = approvals.get(tx.card);
         if (record) Object.assign(record, { state: 'unspent', version: 1 });
@@ -316,18 +340,32 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     },
     async waiting(card, recv) {
       const wf = DBOS.workflowID as string;
-      waitingFor.set(wf, card.approvalId);
+      const record = approvals.get(card.approvalId);
+      // The record's evidence is read from DBOS's statements: a version whose SQL the adapter does not know would
+      // show none, and no property would see the record. Said, never passed over.
+      if (!spec.guarded && (record === undefined || record.state === 'absent')) throw broken(`no statement of ${wf} was seen to publish ${card.approvalId}'s card`);
+      // A process's own entry: a dead process's recv, ending later, must not take the live one's.
+      const entry = { approvalId: card.approvalId };
+      waitingFor.set(wf, entry);
       try {
-        return await recv();
+        const answer = await recv();
+        if (!spec.guarded && record?.recv === undefined) throw broken(`no statement of ${wf} was seen to be recv's read of its own output`);
+        return answer;
       } finally {
-        waitingFor.delete(wf);
+        if (waitingFor.get(wf) === entry) waitingFor.delete(wf);
       }
     },
     async act(card): Promise<Outcome> {
       const turn = turnNow();
       const dispatch = `${turn}/${card.approvalId}`;
       if (!guard) {
-        await env.backend.call(turn, { approvalId: card.approvalId, dispatch, action: card.action });
+        try {
+          await env.backend.call(turn, { approvalId: card.approvalId, dispatch, action: card.action });
+        } catch (error) {
+          // The tool's own failure (it threw, or its transport timed out) is the step's, as the app handles it.
+          if ((error as Error).name !== 'ToolFailed' && (error as Error).name !== 'ToolTimeout') throw broken(`the tool's step failed: ${(error as Error).message}`);
+          throw error;
+        }
         return 'happened';
       }
       const outcome = await guard.app.run(turn, card.approvalId, card.action, dispatch);
@@ -433,11 +471,13 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
       if (!wf) return;
       await frames.run({ turn }, async () => {
         // A recovered run no turn owns yet: this turn's process runs it.
-        if (!owners.has(wf) && !parked.has(wf)) own(wf, turn);
+        if (!owners.has(wf) && !parked.has(wf) && !alone.has(wf)) own(wf, turn);
         const decision: Decision = answer.approved ? 'approve' : 'deny';
         const key = spec.sendKey?.(answer.approvalId);
         await DBOS.send(wf, decision, TOPIC, ...(key === undefined ? [] : [key]));
         const outcome = (await DBOS.getEvent(wf, outcomeEvent(answer.approvalId), GET_EVENT_TIMEOUT_SECONDS)) as Outcome | null;
+        faulted();
+        // The wait gave up with no outcome (the tutorial's endpoint answers an error): the user is told it failed.
         await env.connections.disclose(turn, answer.approvalId, outcome ?? 'not-happened');
       });
     },
@@ -462,12 +502,24 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
       open.clear();
       moving.clear();
       alone.clear();
+      showing.clear();
+      waitingFor.clear();
+      // A workflow a message woke in the dead process never moves again: whoever waited for it (the dead turn) is gone.
+      for (const resolve of movers.values()) resolve();
+      movers.clear();
       await die();
       await launch();
       guard?.restart();
     },
 
-    close: () => teardown(),
+    // The guard's records by the key its gates declare, for the check of declarations (DBOS's own state is read by no
+    // property: its accesses are checked against the statements instead).
+    ...(guard ? { contents: () => guard.contents() } : {}),
+
+    async close() {
+      await teardown();
+      faulted();
+    },
   };
   return world;
 }
