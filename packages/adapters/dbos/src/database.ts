@@ -45,14 +45,17 @@ export class Databases {
     return url;
   }
 
+  /** A new connection to the server's maintenance database. */
+  async #connect(): Promise<Module> {
+    const client = new this.lib.pg.Client({ connectionString: this.server });
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  }
+
   /** A connection to the server's maintenance database, for CREATE and DROP DATABASE. */
   admin(): Promise<Module> {
-    this.#admin ??= (async () => {
-      const client = new this.lib.pg.Client({ connectionString: this.server });
-      client.on('error', () => undefined);
-      await client.connect();
-      return client;
-    })();
+    this.#admin ??= this.#connect();
     return this.#admin;
   }
 
@@ -100,12 +103,7 @@ export class Databases {
 
   /** A second connection, for the copies and drops made while a world runs. */
   #second(): Promise<Module> {
-    this.#copier ??= (async () => {
-      const client = new this.lib.pg.Client({ connectionString: this.server });
-      client.on('error', () => undefined);
-      await client.connect();
-      return client;
-    })();
+    this.#copier ??= this.#connect();
     return this.#copier;
   }
 
