@@ -42,9 +42,13 @@ async function migrate(lib: DbosLib, url: string): Promise<void> {
       console.log = log;
     }
   } else {
+    // Its launch's lifecycle listeners go with it, as a world's do (world.ts, `die`).
+    const listeners: unknown = lib.decorators['getLifecycleListeners']?.();
+    const before = Array.isArray(listeners) ? [...listeners] : undefined;
     DBOS.setConfig({ name: 'approval-app', systemDatabaseUrl: url, logLevel: 'error' });
     await DBOS.launch();
     await DBOS.shutdown();
+    if (Array.isArray(listeners) && before) listeners.splice(0, listeners.length, ...before);
   }
   const client = new lib.pg.Client({ connectionString: url });
   await client.connect();

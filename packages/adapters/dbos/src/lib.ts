@@ -22,6 +22,11 @@ export interface DbosLib {
    * for one thing only, to make a world's shutdown a process's death (see world.ts, `die`).
    */
   readonly executor: Module;
+  /**
+   * The package's registrations module (`dist/src/decorators.js`), for its lifecycle listeners: every launch's
+   * executor adds its scheduler loop there, and nothing takes it out (a process launches once), see world.ts, `die`.
+   */
+  readonly decorators: Module;
 }
 
 /** Loads the package installed under `dir`'s node_modules, with its own pg. */
@@ -33,7 +38,8 @@ export function loadFrom(dir: string): DbosLib {
   const pg = own('pg') as Module;
   const { version } = own(join(packageRoot(main), 'package.json')) as { version: string };
   const executor = own(join(dirname(main), 'dbos-executor.js')) as Module;
-  return { version, dir, sdk, pg, executor };
+  const decorators = own(join(dirname(main), 'decorators.js')) as Module;
+  return { version, dir, sdk, pg, executor, decorators };
 }
 
 /** The package's folder, from its main module (`.../@dbos-inc/dbos-sdk/dist/src/index.js`). */

@@ -382,7 +382,28 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
   const die = async () => {
     const sysdb = lib.executor['DBOSExecutor']?.globalInstance?.systemDatabase;
     if (sysdb && typeof sysdb.awaitRunningWorkflows === 'function') sysdb.awaitRunningWorkflows = async () => {};
-    await DBOS.shutdown();
+    try {
+      await DBOS.shutdown();
+    } finally {
+      forgetListeners();
+    }
+  };
+
+  /**
+   * Each launch's executor registers its scheduler loop as a lifecycle listener, in module-level state, and shutdown
+   * leaves it there: the next launch would start the dead process's loop again, beside its own, and every world ever
+   * launched would stay in memory. A new process has only its own: what this one's launch added goes with it.
+   */
+  const lifecycle = (): unknown[] | undefined => {
+    const listeners: unknown = lib.decorators['getLifecycleListeners']?.();
+    return Array.isArray(listeners) ? listeners : undefined;
+  };
+  let before = new Set(lifecycle());
+  const forgetListeners = () => {
+    const listeners = lifecycle();
+    if (!listeners) return;
+    const kept = listeners.filter((l) => before.has(l));
+    listeners.splice(0, listeners.length, ...kept);
   };
 
   let pool: Module | undefined;
@@ -396,6 +417,9 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
       generation++;
       pool?.kill();
       await die().catch(() => undefined);
+      // The pool ends in its own time (its connections end with the database); nothing of it is kept.
+      pool?.end();
+      pool = undefined;
       guard?.close();
       databases.dispose(db.name);
     } finally {
@@ -424,6 +448,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
       notificationCoalesceMs: 1000,
     });
     workflow.host = host;
+    before = new Set(lifecycle());
     // Launch reads files (the package's version) on the thread pool, which the scheduler does not see: it waits for the
     // launch as for a query. Nothing in it waits on a turn (the recovery it starts runs when its queue's timer fires).
     await io(DBOS.launch());
