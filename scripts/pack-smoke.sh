@@ -172,6 +172,26 @@ grep -q '^ai@7\.0\.185: [0-9]* cells: ' <<<"$out" || die "the ai@7.0.185 run pri
 same_as_reports ai.json || die "ai@7.0.185 installed on demand gives other verdicts than its pin did (above)"
 took
 
+# DBOS runs only on PostgreSQL: with no server, an installed CLI says so in one line (exit 2) before it installs or
+# runs anything; with one (CI's), the version installs on demand and gives the published verdicts.
+step "npx approval-conformance run --framework dbos, with no PostgreSQL server: one clear error"
+out=$(env -u APPROVAL_CONFORMANCE_POSTGRES npx --no-install approval-conformance run --framework dbos@5.3.0 --scenario tamper --quiet 2>&1)
+code=$?
+[ "$code" -eq 2 ] || die "dbos with no server exited $code, where 2 was expected: $out"
+[ "$(grep -c . <<<"$out")" -eq 1 ] && grep -q 'keeps everything in PostgreSQL, and no PostgreSQL server is configured: pass --postgres URL' <<<"$out" ||
+  die "dbos with no server printed other than one line naming the fix: $out"
+took
+
+if [ -n "${APPROVAL_CONFORMANCE_POSTGRES:-}" ]; then
+  step "npx approval-conformance run --framework dbos@5.3.0 --scenario tamper --quiet (installs it on demand; on \$APPROVAL_CONFORMANCE_POSTGRES)"
+  out=$(cli run --framework dbos@5.3.0 --scenario tamper --quiet --fail-on error --json dbos.json) || die "the dbos@5.3.0 run failed: $out"
+  [ -f "$APPROVAL_CONFORMANCE_CACHE/dbos@5.3.0/ready.json" ] || die "dbos@5.3.0 was not installed on demand into the cache"
+  same_as_reports dbos.json || die "dbos@5.3.0 installed on demand gives other verdicts than its pin did (above)"
+  took
+else
+  echo "    (the installed dbos run is skipped: no APPROVAL_CONFORMANCE_POSTGRES; CI gives one)"
+fi
+
 step "the README's programmatic API example, with node"
 cp "$repo/packages/conformance/examples/run.mjs" . || die "no examples/run.mjs"
 out=$(node run.mjs) || die "the API example failed: $out"

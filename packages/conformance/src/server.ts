@@ -36,7 +36,8 @@ export function server(): Promise<Server> {
   found ??= (async (): Promise<Server> => {
     const file = script();
     const fix = 'pass --postgres URL (or set APPROVAL_CONFORMANCE_POSTGRES)';
-    if (!file) return { missing: `no PostgreSQL server is configured: ${fix}` };
+    // An installed CLI has no script of the suite's: say how to have a server in one command.
+    if (!file) return { missing: `no PostgreSQL server is configured: ${fix}; one command starts one, docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=pg postgres:17, whose URL is postgres://postgres:pg@localhost:5432/postgres` };
     try {
       const { stdout } = await promisify(execFile)('bash', [file, 'ensure'], { encoding: 'utf8' });
       const url = /APPROVAL_CONFORMANCE_POSTGRES=(\S+)/.exec(stdout)?.[1];

@@ -29,6 +29,15 @@ describe('compareUnit: the reduced result against the unreduced and sampled ones
     expect(compareUnit(UNIT, [fail(5)], [fail(4, false)], []).agrees).toBe(false);
   });
 
+  it('says what became of an unreduced run that timed out, and judges by the samples', () => {
+    const timedOut = cell({ version: '7.0.173', verdict: 'timeout', schedules: 0, exhaustive: false, reason: 'ran past 900 s' });
+    expect(compareUnit(UNIT, [pass(1)], [timedOut], [pass(300, false)])).toMatchObject({
+      agrees: true,
+      how: '1 reduced against an unreduced run that ended timeout (ran past 900 s), and 300 sampled',
+    });
+    expect(compareUnit(UNIT, [pass(1)], [timedOut], [fail(6, false)]).agrees).toBe(false);
+  });
+
   it('never counts a cell the reduced run could not judge as agreeing', () => {
     const error = cell({ version: '7.0.173', verdict: 'error', reason: "the adapter's declared accesses do not cover what its code did" });
     expect(compareUnit(UNIT, [error], [pass(90)]).differences[0]).toMatch(/^at-most-once: the reduced run could not judge it \(error: the adapter's/);

@@ -59,8 +59,13 @@ export function compareUnit(unit: string, reduced: readonly ResultCell[], full: 
     }
   }
   const ran = full[0]?.schedules ?? 0;
-  const how = exhaustive
-    ? `${n(reduced[0]?.schedules ?? 0)} reduced against ${n(ran)} unreduced schedules, exhaustive`
-    : `${n(reduced[0]?.schedules ?? 0)} reduced against the first ${n(ran)} unreduced schedules and ${n(sampled[0]?.schedules ?? 0)} sampled`;
+  // An unreduced run that timed out (or broke) explored no schedules it can tell: say what became of it, not "0".
+  const unjudged = full.find((c) => !judged(c));
+  const against = exhaustive
+    ? `${n(ran)} unreduced schedules, exhaustive`
+    : unjudged && !full.some(judged)
+      ? `an unreduced run that ended ${unjudged.verdict}${unjudged.reason ? ` (${unjudged.reason})` : ''}, and ${n(sampled[0]?.schedules ?? 0)} sampled`
+      : `the first ${n(ran)} unreduced schedules and ${n(sampled[0]?.schedules ?? 0)} sampled`;
+  const how = `${n(reduced[0]?.schedules ?? 0)} reduced against ${against}`;
   return { unit, agrees: differences.length === 0, how, differences };
 }
