@@ -3,7 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Adapter, ScenarioId } from '@approval-conformance/core/contract';
 import { Databases } from './database.js';
-import type { DbosLib } from './lib.js';
+import { listenersSince, type DbosLib } from './lib.js';
 import { GUARD_TABLE, dbosWorld } from './world.js';
 import { WIRINGS } from './wirings.js';
 
@@ -42,13 +42,12 @@ async function migrate(lib: DbosLib, url: string): Promise<void> {
       console.log = log;
     }
   } else {
-    // Its launch's lifecycle listeners go with it, as a world's do (world.ts, `die`).
-    const listeners: unknown = lib.decorators['getLifecycleListeners']?.();
-    const before = Array.isArray(listeners) ? [...listeners] : undefined;
+    // Its launch's lifecycle listeners go with it, as a world's do.
+    const forgetListeners = listenersSince(lib);
     DBOS.setConfig({ name: 'approval-app', systemDatabaseUrl: url, logLevel: 'error' });
     await DBOS.launch();
     await DBOS.shutdown();
-    if (Array.isArray(listeners) && before) listeners.splice(0, listeners.length, ...before);
+    forgetListeners();
   }
   const client = new lib.pg.Client({ connectionString: url });
   await client.connect();

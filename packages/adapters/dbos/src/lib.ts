@@ -24,7 +24,7 @@ export interface DbosLib {
   readonly executor: Module;
   /**
    * The package's registrations module (`dist/src/decorators.js`), for its lifecycle listeners: every launch's
-   * executor adds its scheduler loop there, and nothing takes it out (a process launches once), see world.ts, `die`.
+   * executor adds its scheduler loop there, and nothing takes it out (a process launches once): see `listenersSince`.
    */
   readonly decorators: Module;
 }
@@ -40,6 +40,22 @@ export function loadFrom(dir: string): DbosLib {
   const executor = own(join(dirname(main), 'dbos-executor.js')) as Module;
   const decorators = own(join(dirname(main), 'decorators.js')) as Module;
   return { version, dir, sdk, pg, executor, decorators };
+}
+
+/**
+ * Each launch's executor registers its scheduler loop as a lifecycle listener, in the package's module-level list, and
+ * shutdown leaves it there: the next launch would start the dead process's loop again, beside its own, and keep every
+ * world ever launched in memory. Call this before a launch; what it returns, called after the shutdown, takes out what
+ * that launch added (a new process has only its own).
+ */
+export function listenersSince(lib: DbosLib): () => void {
+  const listeners: unknown = lib.decorators['getLifecycleListeners']?.();
+  if (!Array.isArray(listeners)) return () => {};
+  const before = new Set<unknown>(listeners);
+  return () => {
+    const kept = listeners.filter((l) => before.has(l));
+    listeners.splice(0, listeners.length, ...kept);
+  };
 }
 
 /** The package's folder, from its main module (`.../@dbos-inc/dbos-sdk/dist/src/index.js`). */

@@ -19,7 +19,7 @@ import type { Access, Action, Answer, ProposalRequest, World, WorldEnv } from '@
 import { postgresGuardRecords, WorldGuard } from '@approval-conformance/core/kit';
 import { agentWorkflow, CARD_EVENT, outcomeEvent, TOPIC, type AgentHost, type AgentRequest, type Card, type Decision, type Outcome } from './app.js';
 import type { Databases } from './database.js';
-import type { DbosLib, Module } from './lib.js';
+import { listenersSince, type DbosLib, type Module } from './lib.js';
 import { debug, gatedPool, type Caller, type PoolHooks } from './pool.js';
 import { accessesOf, labelOf, workflowsOf, type Statement } from './statements.js';
 
@@ -389,22 +389,8 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
     }
   };
 
-  /**
-   * Each launch's executor registers its scheduler loop as a lifecycle listener, in module-level state, and shutdown
-   * leaves it there: the next launch would start the dead process's loop again, beside its own, and every world ever
-   * launched would stay in memory. A new process has only its own: what this one's launch added goes with it.
-   */
-  const lifecycle = (): unknown[] | undefined => {
-    const listeners: unknown = lib.decorators['getLifecycleListeners']?.();
-    return Array.isArray(listeners) ? listeners : undefined;
-  };
-  let before = new Set(lifecycle());
-  const forgetListeners = () => {
-    const listeners = lifecycle();
-    if (!listeners) return;
-    const kept = listeners.filter((l) => before.has(l));
-    listeners.splice(0, listeners.length, ...kept);
-  };
+  /** Takes out the lifecycle listeners the running process's launch added (`listenersSince`). */
+  let forgetListeners = () => {};
 
   let pool: Module | undefined;
 
@@ -448,7 +434,7 @@ export async function dbosWorld(env: WorldEnv, lib: DbosLib, databases: Database
       notificationCoalesceMs: 1000,
     });
     workflow.host = host;
-    before = new Set(lifecycle());
+    forgetListeners = listenersSince(lib);
     // Launch reads files (the package's version) on the thread pool, which the scheduler does not see: it waits for the
     // launch as for a query. Nothing in it waits on a turn (the recovery it starts runs when its queue's timer fires).
     await io(DBOS.launch());
